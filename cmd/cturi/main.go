@@ -1,0 +1,181 @@
+// Command cturi maps MIME Content-Types to URIs and back
+// (draft-eastlake-cturi, as the cturi SPEC resolves it).
+//
+// Usage:
+//
+//	cturi [-to uri|ct|auto] [-strict-uri] [-lenient] [-json] [VALUE...]
+//
+// Each VALUE, or each line of standard input when there is none, is mapped
+// and printed on one line of standard output: the mapped value, or
+// ERROR:<kind> with the SPEC error kind. Run cturi -h for the details.
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+)
+
+// subcommand runs one cturi subcommand and returns the exit status.
+type subcommand func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+
+// subcommands maps the first argument to a subcommand; files other than
+// this one register theirs in init.
+var subcommands = map[string]subcommand{}
+
+// Exit statuses of the mapping command.
+const (
+	exitOK      = 0 // every value mapped
+	exitFailed  = 1 // some value did not map, or output failed
+	exitUsage   = 2 // bad flags or arguments
+	maxLineSize = 16 << 20
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if sub, ok := subcommands[args[0]]; ok {
+			return sub(args[1:], stdin, stdout, stderr)
+		}
+	}
+	fs := flag.NewFlagSet("cturi", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	to := fs.String("to", "auto", "direction: uri (Content-Type to URI), ct (URI to Content-Type) or auto")
+	strict := fs.Bool("strict-uri", false, "write query-value delimiters as %22 (strict RFC 3986 URIs)")
+	lenient := fs.Bool("lenient", false, "accept unquoted parameter values as mail software writes them")
+	asJSON := fs.Bool("json", false, "print one JSON object per value")
+	fs.Usage = func() { usage(stderr, fs) }
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage(stdout, fs)
+			return exitOK
+		}
+		return exitUsage
+	}
+	m, err := newMapper(*to, *strict, *lenient)
+	if err != nil {
+		fmt.Fprintf(stderr, "cturi: %v\n", err)
+		usage(stderr, fs)
+		return exitUsage
+	}
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	w := newResultWriter(out, stderr, *asJSON)
+	if fs.NArg() > 0 {
+		for _, v := range fs.Args() {
+			w.write(m.apply(v), "")
+		}
+	} else if err := eachLine(stdin, func(n int, line string, tooLong bool) {
+		where := fmt.Sprintf("line %d: ", n)
+		if tooLong {
+			w.write(m.tooLong(line), where)
+			return
+		}
+		w.write(m.apply(line), where)
+	}); err != nil {
+		fmt.Fprintf(stderr, "cturi: reading standard input: %v\n", err)
+		w.failed = true
+	}
+	if err := out.Flush(); err != nil {
+		fmt.Fprintf(stderr, "cturi: writing standard output: %v\n", err)
+		return exitFailed
+	}
+	if w.failed {
+		return exitFailed
+	}
+	return exitOK
+}
+
+// eachLine calls fn for each line of r, without the line ending (LF, and a
+// CR before it). Memory is bounded by the longest line, and a line longer
+// than maxLineSize is skipped unread (fn gets its first bytes and tooLong).
+func eachLine(r io.Reader, fn func(n int, line string, tooLong bool)) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var long []byte
+	for n := 1; ; n++ {
+		chunk, err := br.ReadSlice('\n')
+		tooLong := false
+		line := chunk
+		if err == bufio.ErrBufferFull {
+			long = append(long[:0], chunk...)
+			for err == bufio.ErrBufferFull {
+				chunk, err = br.ReadSlice('\n')
+				if len(long)+len(chunk) > maxLineSize {
+					tooLong = true
+				} else {
+					long = append(long, chunk...)
+				}
+			}
+			line = long
+		}
+		if err != nil && err != io.EOF {
+			return err
+		}
+		if len(line) == 0 && err == io.EOF {
+			return nil
+		}
+		if len(line) > 0 && line[len(line)-1] == '\n' {
+			line = line[:len(line)-1]
+			if len(line) > 0 && line[len(line)-1] == '\r' {
+				line = line[:len(line)-1]
+			}
+		}
+		fn(n, string(line), tooLong)
+		if err == io.EOF {
+			return nil
+		}
+	}
+}
+
+func usage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprint(w, `Usage: cturi [-to uri|ct|auto] [-strict-uri] [-lenient] [-json] [VALUE...]
+       cturi SUBCOMMAND ...
+
+Maps MIME Content-Types to URIs and URIs to Content-Types
+(draft-eastlake-cturi, as the cturi SPEC resolves it).
+
+Each VALUE, or with no VALUE each line of standard input up to EOF (a
+trailing CR is removed), is mapped, and exactly one line is printed on
+standard output for it: the mapped value, or ERROR:<kind> with the SPEC
+error kind (syntax, ctl, bad-utf8, relative-uri, invalid-uri, reserved,
+reserved-param, duplicate-special, bad-mime-type, bad-param-name,
+bad-uri-body, nested). A message for each failure goes to standard error.
+Values are field values: no "Content-Type:" prefix, no angle brackets.
+A line longer than 16 MiB is not mapped (syntax, or invalid-uri with -to ct).
+
+Exit status: 0 if every value mapped, 1 if any failed, 2 for a usage error.
+
+Flags:
+`)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fmt.Fprint(w, `
+With -to auto, a value that starts with a URI scheme and ':' is a URI and
+maps to a Content-Type; anything else is a Content-Type and maps to a URI.
+
+With -json, each line is instead an object with the fields input,
+direction (to-uri or to-ct), output, kind (empty on success) and error
+(the message, empty on success).
+
+Examples (draft §2.2 and §3.1):
+
+  $ cturi 'image/tiff; application=faxbw'
+  ContentType:image/tiff?application="faxbw"
+
+  $ cturi 'mailto:U@example.net?subject="misc"&body="line1%0D%0Aline2"'
+  application/uri.mailto%3AU%40example.net; subject="misc"; body="line1%250D%250Aline2"
+`)
+	if len(subcommands) > 0 {
+		fmt.Fprint(w, "\nSubcommands (run cturi SUBCOMMAND -h):\n")
+		for _, name := range slices.Sorted(maps.Keys(subcommands)) {
+			fmt.Fprintf(w, "  %s\n", name)
+		}
+	}
+}

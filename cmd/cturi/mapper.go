@@ -1,0 +1,122 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/cturi/cturi/mapping"
+)
+
+// mapper applies the direction and options chosen on the command line.
+type mapper struct {
+	dir  mapping.Direction // 0 for auto
+	opts []mapping.Option
+}
+
+func newMapper(to string, strict, lenient bool) (*mapper, error) {
+	m := &mapper{}
+	switch to {
+	case "auto":
+	case "uri":
+		m.dir = mapping.DirectionToURI
+	case "ct":
+		m.dir = mapping.DirectionToContentType
+	default:
+		return nil, fmt.Errorf("-to must be uri, ct or auto, not %q", to)
+	}
+	if strict {
+		m.opts = append(m.opts, mapping.StrictURI)
+	}
+	if lenient {
+		m.opts = append(m.opts, mapping.Lenient)
+	}
+	return m, nil
+}
+
+// result is what the command prints for one value.
+type result struct {
+	Input     string `json:"input"`
+	Direction string `json:"direction"`
+	Output    string `json:"output"`
+	Kind      string `json:"kind"`
+	Error     string `json:"error"`
+}
+
+func (m *mapper) direction(v string) mapping.Direction {
+	if m.dir != 0 {
+		return m.dir
+	}
+	return mapping.Detect(v)
+}
+
+func (m *mapper) apply(v string) result {
+	dir := m.direction(v)
+	var out string
+	var err error
+	if dir == mapping.DirectionToURI {
+		out, err = mapping.ToURI(v, m.opts...)
+	} else {
+		out, err = mapping.ToContentType(v, m.opts...)
+	}
+	r := result{Input: v, Direction: dir.String(), Output: out}
+	if err != nil {
+		r.Kind = mapping.KindOf(err).String()
+		r.Error = err.Error()
+	}
+	return r
+}
+
+// tooLong is the result for a line over maxLineSize, of which v is the
+// start.
+func (m *mapper) tooLong(v string) result {
+	dir := m.direction(v)
+	kind := mapping.KindSyntax
+	if dir == mapping.DirectionToContentType {
+		kind = mapping.KindInvalidURI
+	}
+	return result{
+		Input:     v[:min(len(v), 64)] + "...",
+		Direction: dir.String(),
+		Kind:      kind.String(),
+		Error:     fmt.Sprintf("value longer than %d bytes, not mapped", maxLineSize),
+	}
+}
+
+// resultWriter prints results as plain lines or JSON objects, and the
+// message of each failure on the error stream.
+type resultWriter struct {
+	out    io.Writer
+	errs   io.Writer
+	enc    *json.Encoder // nil for plain output
+	failed bool
+}
+
+func newResultWriter(out, errs io.Writer, asJSON bool) *resultWriter {
+	w := &resultWriter{out: out, errs: errs}
+	if asJSON {
+		w.enc = json.NewEncoder(out)
+		w.enc.SetEscapeHTML(false)
+	}
+	return w
+}
+
+// write prints r; where locates the value in the input for messages.
+func (w *resultWriter) write(r result, where string) {
+	if r.Kind != "" {
+		w.failed = true
+		fmt.Fprintf(w.errs, "cturi: %s%q: %s\n", where, r.Input, r.Error)
+	}
+	if w.enc != nil {
+		// Encode only fails on values it cannot represent; a result is
+		// plain strings.
+		_ = w.enc.Encode(r)
+		return
+	}
+	if r.Kind != "" {
+		fmt.Fprintf(w.out, "ERROR:%s\n", r.Kind)
+		return
+	}
+	io.WriteString(w.out, r.Output)
+	io.WriteString(w.out, "\n")
+}

@@ -1,0 +1,451 @@
+package mapping
+
+import "strings"
+
+// Param is one Content-Type parameter. Value is the parameter's value with
+// the quoting removed: the octets between the quotes with each quoted-pair
+// replaced by the octet it stands for, or the unquoted token.
+type Param struct {
+	Name  string
+	Value string
+}
+
+// ContentType is a parsed Content-Type field value: the media type and its
+// parameters in their original order, with duplicates and the case of
+// every name kept. Comments are not kept.
+type ContentType struct {
+	Type    string
+	Subtype string
+	Params  []Param
+}
+
+// ParseContentType parses a Content-Type field value as SPEC C1-C3 define
+// it: outer white space is stripped; RFC 2045/822 comments are accepted
+// where white space may stand and dropped; a control character other than
+// HTAB anywhere is KindCTL; non-ASCII octets are allowed only in
+// quoted-strings and comments and must be valid UTF-8 (KindBadUTF8); any
+// other deviation from the grammar is KindSyntax; a second URI-body or
+// URI-fragment parameter is KindDuplicateSpecial. With Lenient, unquoted
+// values may hold the characters mail software puts there (SPEC C2).
+//
+// The input is a field value only: no "Content-Type:" prefix and no
+// folding. Type, subtype and names are returned as written; use String for
+// the canonical form.
+func ParseContentType(s string, opts ...Option) (ContentType, error) {
+	var pbuf [8]rawParam
+	var sc ctScan
+	params, err := sc.parse(s, optionsOf(opts)&Lenient != 0, pbuf[:0])
+	if err != nil {
+		return ContentType{}, err
+	}
+	ct := ContentType{Type: sc.typ(), Subtype: sc.sub()}
+	if len(params) > 0 {
+		ct.Params = make([]Param, len(params))
+		for i, p := range params {
+			ct.Params[i] = Param{Name: sc.s[p.nameLo:p.nameHi], Value: sc.value(p)}
+		}
+	}
+	return ct, nil
+}
+
+// Param returns the value of the first parameter whose name equals name
+// ignoring ASCII case.
+func (ct ContentType) Param(name string) (value string, ok bool) {
+	for _, p := range ct.Params {
+		if strings.EqualFold(p.Name, name) {
+			return p.Value, true
+		}
+	}
+	return "", false
+}
+
+// String formats ct canonically (SPEC R0.13, R0.14, R4): type and subtype
+// lower-cased (a subtype starting "uri." has only that prefix lower-cased),
+// each parameter as `; name="value"` with '"' and '\' in the value
+// backslash-escaped, special names in their canonical spelling, and other
+// names as they are. String does not validate: format only values that
+// ParseContentType or this package produced, or check the result with
+// ParseContentType, before it goes into a header.
+func (ct ContentType) String() string {
+	n := len(ct.Type) + 1 + len(ct.Subtype)
+	for _, p := range ct.Params {
+		n += 5 + len(p.Name) + len(p.Value)
+	}
+	b := make([]byte, 0, n)
+	b = appendMediaType(b, ct.Type, ct.Subtype)
+	for _, p := range ct.Params {
+		b = appendCTParam(b, canonicalName(p.Name), p.Value)
+	}
+	return string(b)
+}
+
+// canonicalName returns the SPEC spelling of a special name, or name.
+func canonicalName(name string) string {
+	switch {
+	case asciiEqualFold(name, nameURIBody):
+		return nameURIBody
+	case asciiEqualFold(name, nameURIFragment):
+		return nameURIFragment
+	case asciiEqualFold(name, nameMIMEType):
+		return nameMIMEType
+	}
+	return name
+}
+
+// appendMediaType appends type "/" subtype lower-cased per R0.13.
+func appendMediaType[T bytesOrString](b []byte, typ, sub T) []byte {
+	b = appendLower(b, typ)
+	b = append(b, '/')
+	if hasURIPrefix(sub) {
+		return append(append(b, "uri."...), sub[4:]...)
+	}
+	return appendLower(b, sub)
+}
+
+// appendCTParam appends `; name="value"` with value quoted per R1.4.
+func appendCTParam[N, V bytesOrString](b []byte, name N, value V) []byte {
+	b = append(b, "; "...)
+	b = append(b, name...)
+	b = append(b, '=', '"')
+	start := 0
+	for i := 0; i < len(value); i++ {
+		if c := value[i]; c == '"' || c == '\\' {
+			b = append(append(b, value[start:i]...), '\\', c)
+			start = i + 1
+		}
+	}
+	b = append(b, value[start:]...)
+	return append(b, '"')
+}
+
+func appendLower[T bytesOrString](b []byte, s T) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return b
+}
+
+// hasURIPrefix reports whether a subtype is in the "uri." tree.
+func hasURIPrefix[T bytesOrString](sub T) bool {
+	return len(sub) >= 4 && asciiEqualFold(sub[:4], "uri.")
+}
+
+// rawParam locates one parameter in the scanned input.
+type rawParam struct {
+	nameLo, nameHi int
+	valLo, valHi   int  // without the quotes of a quoted-string
+	quoted         bool // value was a quoted-string
+	escaped        bool // and holds a quoted-pair
+}
+
+// ctScan is the result of scanning a Content-Type: offsets into s, so that
+// the mapping reads the caller's string without copying it. The parameters
+// are a separate slice, never stored here: escape analysis does not tell
+// fields apart, and s flows into error values, so a slice kept beside it
+// would move the caller's stack buffer to the heap.
+type ctScan struct {
+	s               string
+	typLo, typHi    int
+	subLo, subHi    int
+	bodyIdx, frgIdx int // index in the parameters of URI-body / URI-fragment, or -1
+}
+
+func (sc *ctScan) typ() string { return sc.s[sc.typLo:sc.typHi] }
+func (sc *ctScan) sub() string { return sc.s[sc.subLo:sc.subHi] }
+
+// value returns a parameter's value with quoted-pairs resolved.
+func (sc *ctScan) value(p rawParam) string {
+	v := sc.s[p.valLo:p.valHi]
+	if !p.escaped {
+		return v
+	}
+	return string(appendUnquoted(make([]byte, 0, len(v)), v))
+}
+
+// appendValue appends a parameter's value with quoted-pairs resolved.
+func (sc *ctScan) appendValue(b []byte, p rawParam) []byte {
+	if !p.escaped {
+		return append(b, sc.s[p.valLo:p.valHi]...)
+	}
+	return appendUnquoted(b, sc.s[p.valLo:p.valHi])
+}
+
+// appendUnquoted resolves the quoted-pairs of the inside of a quoted-string.
+func appendUnquoted(b []byte, v string) []byte {
+	for i := 0; i < len(v); i++ {
+		if v[i] == '\\' && i+1 < len(v) {
+			i++
+		}
+		b = append(b, v[i])
+	}
+	return b
+}
+
+// parse scans s per C1-C3 into sc, appending the parameters to params and
+// returning them. It reports the first error in rule order: a control
+// character anywhere (C1) comes before any grammar error (C2, C3).
+//
+// The grammar scan checks for control characters only where the grammar
+// lets them through (quoted-strings and comments): anywhere else one stops
+// a run and fails the grammar. So the input is scanned once, and only a
+// failed scan looks for the first control character again.
+func (sc *ctScan) parse(s string, lenient bool, params []rawParam) ([]rawParam, *Error) {
+	params, err := sc.scan(s, lenient, params)
+	if err != nil && err.Kind != KindCTL {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; isCTL(c) {
+				return nil, newError(KindCTL, s, i, "control character 0x%02X at offset %d would land in a header", c, i)
+			}
+		}
+	}
+	return params, err
+}
+
+// isCTL reports whether c is a control character other than HTAB (C1).
+func isCTL(c byte) bool { return c < 0x20 && c != '\t' || c == 0x7F }
+
+func (sc *ctScan) scan(s string, lenient bool, params []rawParam) ([]rawParam, *Error) {
+	sc.s = s
+	sc.bodyIdx, sc.frgIdx = -1, -1
+	lo, hi := trimWSP(s)
+	p := ctParser{s: s, i: lo, hi: hi}
+	if err := p.cfws(); err != nil {
+		return nil, err
+	}
+	sc.typLo = p.i
+	sc.typHi = p.run(tabRChar)
+	if sc.typHi == sc.typLo {
+		return nil, p.syntax("a media type")
+	}
+	if p.i >= hi || s[p.i] != '/' {
+		return nil, p.syntax("'/' after the type")
+	}
+	p.i++
+	sc.subLo = p.i
+	sc.subHi = p.run(tabRChar)
+	if sc.subHi == sc.subLo {
+		return nil, p.syntax("a subtype after '/'")
+	}
+	if err := p.cfws(); err != nil {
+		return nil, err
+	}
+	valueSet := tabTChar
+	if lenient {
+		valueSet = tabLChar
+	}
+	for p.i < hi {
+		if s[p.i] != ';' {
+			return nil, p.syntax("';' or the end")
+		}
+		p.i++
+		if err := p.cfws(); err != nil {
+			return nil, err
+		}
+		if p.i == hi || s[p.i] == ';' {
+			continue // empty parameter
+		}
+		var rp rawParam
+		rp.nameLo = p.i
+		rp.nameHi = p.run(tabTChar)
+		if rp.nameHi == rp.nameLo {
+			return nil, p.syntax("a parameter name")
+		}
+		if err := p.cfws(); err != nil {
+			return nil, err
+		}
+		if p.i >= hi || s[p.i] != '=' {
+			return nil, p.syntax("'=' after the parameter name")
+		}
+		p.i++
+		if err := p.cfws(); err != nil {
+			return nil, err
+		}
+		if p.i < hi && s[p.i] == '"' {
+			if err := p.quoted(&rp); err != nil {
+				return nil, err
+			}
+		} else {
+			rp.valLo = p.i
+			rp.valHi = p.run(valueSet)
+			if rp.valHi == rp.valLo {
+				return nil, p.syntax("a parameter value")
+			}
+		}
+		if err := p.cfws(); err != nil {
+			return nil, err
+		}
+		params = append(params, rp)
+	}
+	return params, findSpecials(sc, params)
+}
+
+// findSpecials applies C3 and records where URI-body and URI-fragment are.
+func findSpecials(sc *ctScan, params []rawParam) *Error {
+	for i, p := range params {
+		name := sc.s[p.nameLo:p.nameHi]
+		idx := &sc.bodyIdx
+		switch {
+		case asciiEqualFold(name, nameURIBody):
+		case asciiEqualFold(name, nameURIFragment):
+			idx = &sc.frgIdx
+		default:
+			continue
+		}
+		if *idx >= 0 {
+			return newError(KindDuplicateSpecial, sc.s, p.nameLo, "second %s parameter at offset %d", canonicalName(name), p.nameLo)
+		}
+		*idx = i
+	}
+	return nil
+}
+
+// trimWSP returns the bounds of s without leading and trailing SP and HTAB.
+func trimWSP(s string) (lo, hi int) {
+	hi = len(s)
+	for lo < hi && (s[lo] == ' ' || s[lo] == '\t') {
+		lo++
+	}
+	for hi > lo && (s[hi-1] == ' ' || s[hi-1] == '\t') {
+		hi--
+	}
+	return lo, hi
+}
+
+// ctParser is the cursor of the C2 grammar; every run is the longest
+// possible and nothing backtracks, so a scan is linear in the input.
+type ctParser struct {
+	s     string
+	i, hi int
+}
+
+func (p *ctParser) syntax(want string) *Error {
+	if p.i >= p.hi {
+		return newError(KindSyntax, p.s, p.i, "expected %s at offset %d, found the end", want, p.i)
+	}
+	return newError(KindSyntax, p.s, p.i, "expected %s at offset %d, found %q", want, p.i, p.s[p.i])
+}
+
+// run advances over the longest run of octets in set and returns the end.
+func (p *ctParser) run(set *byteTable) int {
+	s, i := p.s[:p.hi], p.i
+	for i < len(s) && set[s[i]] {
+		i++
+	}
+	p.i = i
+	return i
+}
+
+// cfws skips white space and comments. Comments nest; a quoted-pair stands
+// for its octet. The nesting depth is a counter, so any depth is linear.
+func (p *ctParser) cfws() *Error {
+	for p.i < p.hi {
+		switch p.s[p.i] {
+		case ' ', '\t':
+			p.i++
+			continue
+		case '(':
+		default:
+			return nil
+		}
+		start, depth, high := p.i, 0, false
+		for p.i < p.hi {
+			p.run(tabCText)
+			if p.i == p.hi {
+				break
+			}
+			c := p.s[p.i]
+			p.i++
+			switch {
+			case c == '(':
+				depth++
+			case c == ')':
+				depth--
+			case c == '\\':
+				if p.i == p.hi {
+					break
+				}
+				c = p.s[p.i]
+				p.i++
+				fallthrough
+			default:
+				if err := p.checkOctet(c, p.i-1); err != nil {
+					return err
+				}
+				high = high || c >= 0x80
+			}
+			if depth == 0 {
+				break
+			}
+		}
+		if depth > 0 {
+			p.i = start
+			return newError(KindSyntax, p.s, start, "unbalanced comment starting at offset %d", start)
+		}
+		if high {
+			if err := p.utf8(start, p.i); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkOctet rejects a control character let through by a quoted-string or
+// comment (C1).
+func (p *ctParser) checkOctet(c byte, at int) *Error {
+	if isCTL(c) {
+		return newError(KindCTL, p.s, at, "control character 0x%02X at offset %d would land in a header", c, at)
+	}
+	return nil
+}
+
+// quoted scans a quoted-string starting at the opening quote.
+func (p *ctParser) quoted(rp *rawParam) *Error {
+	start := p.i
+	p.i++
+	rp.quoted = true
+	rp.valLo = p.i
+	high := false
+	for p.i < p.hi {
+		p.run(tabQText)
+		if p.i == p.hi {
+			break
+		}
+		c := p.s[p.i]
+		p.i++
+		switch c {
+		case '"':
+			rp.valHi = p.i - 1
+			if high {
+				return p.utf8(start, p.i)
+			}
+			return nil
+		case '\\':
+			rp.escaped = true
+			if p.i == p.hi {
+				break
+			}
+			c = p.s[p.i]
+			p.i++
+		}
+		if err := p.checkOctet(c, p.i-1); err != nil {
+			return err
+		}
+		high = high || c >= 0x80
+	}
+	p.i = start
+	return newError(KindSyntax, p.s, start, "unterminated quoted-string starting at offset %d", start)
+}
+
+// utf8 checks that s[lo:hi], a quoted-string or an outermost comment that
+// holds octets >= 0x80, is valid UTF-8 (C2).
+func (p *ctParser) utf8(lo, hi int) *Error {
+	if j := invalidUTF8(p.s[lo:hi]); j >= 0 {
+		return newError(KindBadUTF8, p.s, lo+j, "invalid UTF-8 at offset %d", lo+j)
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+package mapping
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Fuzz targets. Their properties come from SPEC N4 (a result maps back,
+// and mapping back and forth again reproduces it) and S (no control
+// character but HTAB in a Content-Type, every URI accepted by url.Parse);
+// see properties_test.go. The vectors' inputs are the seed corpus.
+
+func addVectorSeeds(f *testing.F, withFlags bool) {
+	vs := loadVectors(f)
+	for _, v := range vs {
+		if withFlags {
+			for _, o := range []Option{0, StrictURI, Lenient, NoControlled} {
+				f.Add(v.input, uint8(o))
+			}
+		} else {
+			f.Add(v.input)
+		}
+	}
+}
+
+func FuzzToURI(f *testing.F) {
+	addVectorSeeds(f, true)
+	f.Fuzz(func(t *testing.T, ct string, flags uint8) {
+		checkToURI(t, ct, Option(flags)&(StrictURI|Lenient|NoControlled))
+	})
+}
+
+func FuzzToContentType(f *testing.F) {
+	addVectorSeeds(f, true)
+	f.Fuzz(func(t *testing.T, uri string, flags uint8) {
+		checkToContentType(t, uri, Option(flags)&NoControlled)
+	})
+}
+
+// FuzzParseContentType: a parsed Content-Type formats to text that parses
+// to the same value, and formatting is idempotent.
+func FuzzParseContentType(f *testing.F) {
+	addVectorSeeds(f, true)
+	f.Fuzz(func(t *testing.T, s string, flags uint8) {
+		ct, err := ParseContentType(s, Option(flags)&Lenient)
+		if err != nil {
+			return
+		}
+		out := ct.String()
+		again, err := ParseContentType(out)
+		require.NoErrorf(t, err, "String() of %q gives %q, which does not parse", s, out)
+		require.Equal(t, out, again.String())
+		require.Len(t, again.Params, len(ct.Params))
+		for i := range ct.Params {
+			require.Equal(t, ct.Params[i].Value, again.Params[i].Value)
+		}
+	})
+}
+
+// FuzzParseURI: a parsed URI formats (both delimiter styles) to text that
+// parses to the same value.
+func FuzzParseURI(f *testing.F) {
+	addVectorSeeds(f, false)
+	f.Fuzz(func(t *testing.T, s string) {
+		u, err := ParseURI(s)
+		if err != nil {
+			return
+		}
+		for _, o := range []Option{0, StrictURI} {
+			out := u.Format(o)
+			again, err := ParseURI(out)
+			require.NoErrorf(t, err, "Format of %q gives %q, which does not parse", s, out)
+			require.Equal(t, out, again.Format(o))
+			require.Equal(t, u.Body, again.Body)
+			require.Equal(t, u.Query, again.Query)
+		}
+	})
+}
+
+// FuzzCodec: the percent-encoder's laws (R0.7, R0.8, R0.10, R0.11).
+func FuzzCodec(f *testing.F) {
+	addVectorSeeds(f, false)
+	sets := []ByteSet{setEncC, setEncU, setBody, setQuery, setQueryName, setQueryValue, {}}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, set := range sets {
+			e := Escape(s, set)
+			require.Equal(t, s, Unescape(e), "dec(ENC(s)) != s")
+			require.Equal(t, -1, invalidIn(e, set), "ENC output not valid in its set")
+			r := Repair(s, set)
+			require.Equal(t, -1, invalidIn(r, set), "REPAIR output not valid")
+			require.Equal(t, r, Repair(r, set), "REPAIR not idempotent")
+			require.Equal(t, Unescape(s), Unescape(r), "dec(REPAIR(s)) != dec(s)")
+		}
+	})
+}

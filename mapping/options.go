@@ -1,0 +1,76 @@
+package mapping
+
+// Option changes how a label is mapped. Options are flags: pass any number,
+// in any order; repeating one has no further effect. No option is the SPEC
+// default.
+type Option uint8
+
+const (
+	// StrictURI (SPEC K5) writes the delimiters of query values as %22
+	// instead of '"', so that every URI ToURI returns is a strict RFC 3986
+	// URI. ToContentType reads both forms back to the same Content-Type.
+	// It affects ToURI and URI.Format only.
+	StrictURI Option = 1 << iota
+
+	// Lenient (SPEC C2) accepts unquoted parameter values with the
+	// characters mail software puts in them, such as
+	// boundary=----=_NextPart_0 or name=a@b.txt: an unquoted value runs up
+	// to ';', '"', white space or the end. It affects the parsing of
+	// Content-Types (ToURI, ParseContentType) only; the output is as well
+	// formed as without it.
+	Lenient
+
+	// NoControlled refuses the controlled mapping of draft §2.4 and §3.3:
+	// ToURI fails on a URI-body parameter and ToContentType on a MIME-type
+	// query item, both with KindReservedParam. Use it on untrusted input,
+	// where an added special parameter would change the meaning of the
+	// result in a surprising way (draft §6).
+	NoControlled
+)
+
+func optionsOf(opts []Option) Option {
+	var f Option
+	for _, o := range opts {
+		f |= o
+	}
+	return f
+}
+
+// MaxCollapseDepth bounds how many wrapping layers (SPEC K6, R3) one call
+// unwraps. Every output of this package is unwrapped already, so real
+// labels need at most two layers; deeper wrapping is refused with
+// KindNested, which keeps the cost of a call linear in its input.
+const MaxCollapseDepth = 8
+
+// Special names of SPEC R0.14, matched case-insensitively.
+const (
+	nameURIBody     = "URI-body"
+	nameURIFragment = "URI-fragment"
+	nameMIMEType    = "MIME-type"
+)
+
+// asciiEqualFold reports whether s equals t (an ASCII constant)
+// ignoring ASCII case.
+func asciiEqualFold[T bytesOrString](s T, t string) bool {
+	if len(s) != len(t) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		a, b := s[i], t[i]
+		if a != b && a|0x20 != b|0x20 {
+			return false
+		}
+		if a != b && (a|0x20 < 'a' || a|0x20 > 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+// bytesOrString lets the scanners run over the caller's string and over
+// decoded scratch bytes without copying either.
+type bytesOrString interface{ ~string | ~[]byte }
+
+func isSpecialName[T bytesOrString](n T) bool {
+	return asciiEqualFold(n, nameURIBody) || asciiEqualFold(n, nameURIFragment) || asciiEqualFold(n, nameMIMEType)
+}

@@ -1,0 +1,338 @@
+package mapping
+
+import "strings"
+
+// QueryItem is one name=value item of a URI query, as URI text: still
+// percent-encoded, with the value's delimiters ('"' or %22) removed. Use
+// Unescape to decode either.
+type QueryItem struct {
+	Name  string
+	Value string
+}
+
+// URI is a parsed URI type label (SPEC U1-U9).
+//
+// A query that cannot be read as name=value items (SPEC R0.15: some item
+// has no '=' or an empty name) is opaque: it stays part of Body, after a
+// '?', and Query is empty. An empty query and empty items are dropped.
+type URI struct {
+	Scheme      string      // as written; see Format for the canonical case
+	Body        string      // everything between "scheme:" and the query or fragment
+	Query       []QueryItem // in order, duplicates kept
+	Fragment    string      // URI text after '#'
+	HasFragment bool        // a '#' was present (the fragment may be empty)
+}
+
+// ParseURI parses an absolute URI or IRI as SPEC U1-U9 define it. An IRI is
+// first converted to a URI (RFC 3987 §3.1: each octet >= 0x80 of valid
+// UTF-8 becomes %HH; invalid UTF-8 is KindInvalidURI); outer white space is
+// stripped. A missing scheme is KindRelativeURI; an octet that RFC 3986 does
+// not allow where it stands, a malformed %-sequence or a misquoted value is
+// KindInvalidURI; ContentType:// is KindReserved; a query item named
+// URI-body or URI-fragment is KindReservedParam.
+func ParseURI(s string) (URI, error) {
+	var ibuf [8]uriItem
+	var sc uriScan
+	items, err := sc.parse(s, ibuf[:0])
+	if err != nil {
+		return URI{}, err
+	}
+	u := URI{
+		Scheme:      sc.s[sc.lo:sc.schemeHi],
+		Body:        sc.s[sc.schemeHi+1 : sc.bodyHi],
+		HasFragment: sc.hasFrag,
+	}
+	if sc.hasFrag {
+		u.Fragment = sc.s[sc.fragLo:sc.hi]
+	}
+	if len(items) > 0 {
+		u.Query = make([]QueryItem, len(items))
+		for i, it := range items {
+			u.Query[i] = QueryItem{Name: sc.s[it.nameLo:it.nameHi], Value: sc.s[it.valLo:it.valHi]}
+		}
+	}
+	return u, nil
+}
+
+// String is Format with no options.
+func (u URI) String() string { return u.Format() }
+
+// Format writes u canonically (SPEC R0.13, K4, K5): the scheme lower-cased,
+// or spelled ContentType; the body as it is; each query item as
+// name="value" joined with '&' (with StrictURI the delimiters are %22); and
+// the fragment after '#' when HasFragment. Format does not validate; the
+// fields of a URI from ParseURI always give a valid URI.
+func (u URI) Format(opts ...Option) string {
+	d := delimiter(optionsOf(opts))
+	n := len(u.Scheme) + 1 + len(u.Body) + 1 + len(u.Fragment)
+	for _, it := range u.Query {
+		n += 2 + len(it.Name) + len(it.Value) + 2*len(d)
+	}
+	b := make([]byte, 0, n)
+	b = appendScheme(b, u.Scheme)
+	b = append(append(b, ':'), u.Body...)
+	for i, it := range u.Query {
+		b = append(b, "?&"[min(i, 1)])
+		b = append(append(append(append(append(b, it.Name...), '='), d...), it.Value...), d...)
+	}
+	if u.HasFragment {
+		b = append(append(b, '#'), u.Fragment...)
+	}
+	return string(b)
+}
+
+// Param returns the value of the first query item whose name equals name
+// ignoring ASCII case.
+func (u URI) Param(name string) (value string, ok bool) {
+	for _, it := range u.Query {
+		if strings.EqualFold(it.Name, name) {
+			return it.Value, true
+		}
+	}
+	return "", false
+}
+
+func delimiter(f Option) string {
+	if f&StrictURI != 0 {
+		return "%22"
+	}
+	return `"`
+}
+
+// appendScheme writes a scheme per R0.13.
+func appendScheme[T bytesOrString](b []byte, scheme T) []byte {
+	if asciiEqualFold(scheme, "contenttype") {
+		return append(b, "ContentType"...)
+	}
+	return appendLower(b, scheme)
+}
+
+// uriItem locates one query item in the scanned text.
+type uriItem struct {
+	nameLo, nameHi int
+	valLo, valHi   int // without delimiters
+}
+
+// uriScan is the result of scanning a URI: offsets into s, which is the
+// caller's string unless U1 had to convert an IRI. The query items are a
+// separate slice, for the reason given at ctScan.
+type uriScan struct {
+	in        string // the caller's input, for error offsets
+	s         string // the text after U1
+	converted bool
+	lo, hi    int // bounds after U2
+	schemeHi  int // s[lo:schemeHi] is the scheme, s[schemeHi] is ':'
+	bodyHi    int // body is s[schemeHi+1:bodyHi], opaque query included
+	fragLo    int // fragment is s[fragLo:hi] when hasFrag
+	hasFrag   bool
+}
+
+func (sc *uriScan) scheme() string { return sc.s[sc.lo:sc.schemeHi] }
+func (sc *uriScan) body() string   { return sc.s[sc.schemeHi+1 : sc.bodyHi] }
+func (sc *uriScan) frag() string   { return sc.s[sc.fragLo:sc.hi] }
+
+// isContentType reports whether the scheme is ContentType (any case).
+func (sc *uriScan) isContentType() bool { return asciiEqualFold(sc.scheme(), "contenttype") }
+
+// errAt builds an error at offset off of s, reported at the corresponding
+// offset of the caller's input.
+func (sc *uriScan) errAt(k Kind, off int, format string, args ...any) *Error {
+	in := sc.inputOffset(off)
+	return newError(k, sc.in, in, format, append(args, in)...)
+}
+
+// inputOffset maps an offset in the converted text back to the caller's
+// input: each octet >= 0x80 of the input became three octets.
+func (sc *uriScan) inputOffset(off int) int {
+	if !sc.converted {
+		return off
+	}
+	conv := 0
+	for i := 0; i < len(sc.in); i++ {
+		w := 1
+		if sc.in[i] >= 0x80 {
+			w = 3
+		}
+		if conv+w > off {
+			return i
+		}
+		conv += w
+	}
+	return len(sc.in)
+}
+
+// parse applies U1-U9 in order, appending the query items to items and
+// returning them.
+func (sc *uriScan) parse(in string, items []uriItem) ([]uriItem, *Error) {
+	sc.in, sc.s = in, in
+	// U1: IRI to URI.
+	for i := 0; i < len(in); i++ {
+		if in[i] >= 0x80 {
+			if j := invalidUTF8(in[i:]); j >= 0 {
+				return nil, newError(KindInvalidURI, in, i+j, "invalid UTF-8 at offset %d", i+j)
+			}
+			b := make([]byte, 0, len(in)+2*(len(in)-i))
+			for k := i; k < len(in); k++ {
+				if in[k] >= 0x80 {
+					b = appendPct(b, in[k])
+				} else {
+					b = append(b, in[k])
+				}
+			}
+			sc.s = in[:i] + string(b)
+			sc.converted = true
+			break
+		}
+	}
+	s := sc.s
+	// U2, U3.
+	sc.lo, sc.hi = trimWSP(s)
+	i := sc.lo
+	if i < sc.hi && setAlpha.Contains(s[i]) {
+		for i++; i < sc.hi && setScheme.Contains(s[i]); i++ {
+		}
+	}
+	if i == sc.lo || i >= sc.hi || s[i] != ':' {
+		return nil, sc.errAt(KindRelativeURI, sc.lo, "no scheme at offset %d: only absolute URIs are mapped")
+	}
+	sc.schemeHi = i
+	// U4.
+	for j := sc.lo; j < sc.hi; j++ {
+		if c := s[j]; c <= 0x20 || c >= 0x7F {
+			return nil, sc.errAt(KindInvalidURI, j, "octet 0x%02X not allowed in a URI at offset %d", c)
+		}
+	}
+	// U5.
+	sc.fragLo = sc.hi
+	if j := strings.IndexByte(s[sc.schemeHi:sc.hi], '#'); j >= 0 {
+		sc.fragLo = sc.schemeHi + j + 1
+		sc.hasFrag = true
+	}
+	rest := sc.fragLo
+	if sc.hasFrag {
+		rest--
+	}
+	sc.bodyHi = rest
+	qLo := -1
+	if j := strings.IndexByte(s[sc.schemeHi:rest], '?'); j >= 0 {
+		sc.bodyHi = sc.schemeHi + j
+		qLo = sc.bodyHi + 1
+	}
+	// U6.
+	if sc.isContentType() && strings.HasPrefix(sc.body(), "//") {
+		return nil, sc.errAt(KindReserved, sc.schemeHi+1, "ContentType:// at offset %d is reserved for future definition")
+	}
+	// U7.
+	if j := invalidIn(sc.body(), setBody); j >= 0 {
+		return nil, sc.invalid(sc.schemeHi+1+j, "the body")
+	}
+	if j, want := badAuthority(sc.body()); j >= 0 {
+		return nil, sc.errAt(KindInvalidURI, sc.schemeHi+1+j, "malformed authority: expected "+want+" at offset %d")
+	}
+	if sc.hasFrag {
+		if j := invalidIn(sc.frag(), setFragment); j >= 0 {
+			return nil, sc.invalid(sc.fragLo+j, "the fragment")
+		}
+	}
+	if qLo < 0 {
+		return items, nil
+	}
+	return sc.query(qLo, rest, items)
+}
+
+func (sc *uriScan) invalid(off int, where string) *Error {
+	c := sc.s[off]
+	if c == '%' {
+		return sc.errAt(KindInvalidURI, off, "'%%' not followed by two hex digits in "+where+" at offset %d")
+	}
+	return sc.errAt(KindInvalidURI, off, "%q not allowed in "+where+" at offset %d", c)
+}
+
+// query applies U8 and U9 to the query s[lo:hi].
+func (sc *uriScan) query(lo, hi int, items []uriItem) ([]uriItem, *Error) {
+	s := sc.s
+	q := s[lo:hi]
+	if !hasItem(q) {
+		return items, nil // absent
+	}
+	if isOpaque(q) {
+		if j := invalidIn(q, setQuery); j >= 0 {
+			return nil, sc.invalid(lo+j, "an opaque query")
+		}
+		sc.bodyHi = hi
+		return items, nil
+	}
+	for i := lo; i <= hi; {
+		end := i + strings.IndexByte(s[i:hi], '&')
+		if end < i {
+			end = hi
+		}
+		if end > i {
+			it, err := sc.item(i, end)
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, it)
+		}
+		i = end + 1
+	}
+	return items, nil
+}
+
+// item splits one non-empty item s[lo:hi] (which has a non-empty name and
+// an '=') and unquotes its value.
+func (sc *uriScan) item(lo, hi int) (uriItem, *Error) {
+	s := sc.s
+	eq := lo + strings.IndexByte(s[lo:hi], '=')
+	it := uriItem{nameLo: lo, nameHi: eq, valLo: eq + 1, valHi: hi}
+	if j := invalidIn(s[lo:eq], setQueryName); j >= 0 {
+		return it, sc.invalid(lo+j, "a query name")
+	}
+	v := s[it.valLo:it.valHi]
+	switch {
+	case len(v) > 0 && v[0] == '"':
+		if len(v) < 2 || v[len(v)-1] != '"' {
+			return it, sc.errAt(KindInvalidURI, it.valLo, "unbalanced '\"' around the value at offset %d")
+		}
+		it.valLo++
+		it.valHi--
+	case len(v) >= 6 && strings.HasPrefix(v, "%22") && strings.HasSuffix(v, "%22"):
+		it.valLo += 3
+		it.valHi -= 3
+	}
+	if j := invalidIn(s[it.valLo:it.valHi], setQueryValue); j >= 0 {
+		return it, sc.invalid(it.valLo+j, "a query value")
+	}
+	name := s[lo:eq]
+	if asciiEqualFold(name, nameURIBody) || asciiEqualFold(name, nameURIFragment) {
+		return it, sc.errAt(KindReservedParam, lo, "query item %s at offset %d is reserved for Content-Types", canonicalName(name))
+	}
+	return it, nil
+}
+
+// hasItem reports whether a query has a non-empty item.
+func hasItem[T bytesOrString](q T) bool {
+	for i := 0; i < len(q); i++ {
+		if q[i] != '&' {
+			return true
+		}
+	}
+	return false
+}
+
+// isOpaque is R0.15: some non-empty '&'-separated item has no '=' or
+// starts with '='.
+func isOpaque[T bytesOrString](q T) bool {
+	start, eq := 0, -1
+	for i := 0; i <= len(q); i++ {
+		if i == len(q) || q[i] == '&' {
+			if i > start && (eq < 0 || eq == start) {
+				return true
+			}
+			start, eq = i+1, -1
+		} else if q[i] == '=' && eq < 0 {
+			eq = i
+		}
+	}
+	return false
+}
