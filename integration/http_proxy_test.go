@@ -77,15 +77,21 @@ func labelProxy(backend *httptest.Server, flush time.Duration) http.Handler {
 	}
 }
 
-// wrappedProxy is the same proxy as plain handler behind Rewrite.
-func wrappedProxy(backend *httptest.Server, flush time.Duration) http.Handler {
+// plainProxy forwards to backend without touching labels.
+func plainProxy(backend *httptest.Server) *httputil.ReverseProxy {
 	target, _ := url.Parse(backend.URL)
-	p := &httputil.ReverseProxy{
-		Rewrite:       func(pr *httputil.ProxyRequest) { pr.SetURL(target) },
-		Transport:     backend.Client().Transport,
-		FlushInterval: flush,
-		ErrorLog:      log.New(io.Discard, "", 0),
+	return &httputil.ReverseProxy{
+		Rewrite:   func(pr *httputil.ProxyRequest) { pr.SetURL(target) },
+		Transport: backend.Client().Transport,
+		ErrorLog:  log.New(io.Discard, "", 0),
 	}
+}
+
+// wrappedProxy is the same proxy as labelProxy, as a plain proxy behind
+// Rewrite.
+func wrappedProxy(backend *httptest.Server, flush time.Duration) http.Handler {
+	p := plainProxy(backend)
+	p.FlushInterval = flush
 	return middleware.Rewrite(middleware.Options{Request: middleware.ToURI, Response: middleware.ToContentType})(p)
 }
 
