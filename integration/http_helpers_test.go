@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -78,3 +79,13 @@ func hashReader(r io.Reader) (string, int64, error) {
 // onlyReader hides any WriterTo of the reader it holds, so io.Copy into a
 // ResponseWriter goes through its ReadFrom when it has one.
 type onlyReader struct{ io.Reader }
+
+// assertSameBytes reads r to the end and checks it gave want, byte for
+// byte, by length and SHA-256.
+func assertSameBytes(t *testing.T, want []byte, r io.Reader) {
+	t.Helper()
+	sum, n, err := hashReader(r)
+	require.NoError(t, err)
+	assert.Equal(t, int64(len(want)), n)
+	assert.Equal(t, sha(want), sum)
+}

@@ -193,10 +193,7 @@ func TestServerOverHTTP1AndHTTP2(t *testing.T) {
 			payload := randomBytes(t, 3<<20+17)
 			res := get(t, http.MethodPost, "/copy", bytes.NewReader(payload))
 			assert.Equal(t, ctLabel, res.Header.Get("Content-Type"))
-			sum, n, err := hashReader(res.Body)
-			require.NoError(t, err)
-			assert.Equal(t, int64(len(payload)), n)
-			assert.Equal(t, sha(payload), sum)
+			assertSameBytes(t, payload, res.Body)
 		})
 
 		t.Run("request body byte-identical, request label mapped", func(t *testing.T) {
