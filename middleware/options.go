@@ -84,7 +84,10 @@ type Options struct {
 	// Mapping holds the options passed to every mapping call. For
 	// untrusted input, include mapping.NoControlled: it refuses the
 	// controlled mapping (URI-body, MIME-type; draft §6), with error kind
-	// reserved-param.
+	// reserved-param. mapping.Lenient accepts the unquoted parameter
+	// values some clients send with characters HTTP reserves for quoted
+	// strings (profile=http://...); mapping.StrictURI makes URI labels
+	// strict RFC 3986.
 	Mapping []mapping.Option
 
 	// Schemes, when not empty, lists the URI schemes (compared ignoring
