@@ -158,8 +158,28 @@ func isAlpha(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 // validHeaderValue reports whether s may be a header field value: no
 // control character but HTAB (RFC 9110 §5.5; the check net/http and its
 // HTTP/2 server apply, httpguts.ValidHeaderFieldValue). Octets >= 0x80
-// (obs-text, UTF-8 in a quoted value) are allowed.
+// (obs-text, UTF-8 in a quoted value) are allowed. It runs on every label
+// the middleware emits, so it tests eight octets at a time and looks at
+// single octets only in a word that holds a control character or HTAB.
 func validHeaderValue(s string) bool {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		del := x ^ (ones * 0x7F)
+		// Some octet < 0x20, or some octet == 0x7F (a zero in del).
+		if ((x-ones*0x20)&^x|(del-ones)&^del)&highs != 0 && !validOctets(s[i:i+8]) {
+			return false
+		}
+	}
+	return validOctets(s[i:])
+}
+
+func validOctets(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; (c < 0x20 && c != '\t') || c == 0x7F {
 			return false

@@ -201,3 +201,19 @@ func TestErrorKind(t *testing.T) {
 	assert.Equal(t, "response", SideResponse.String())
 	assert.Equal(t, "unknown", Side(0).String())
 }
+
+// The word-at-a-time check agrees with the octet-by-octet one for every
+// octet value at every position of every alignment.
+func TestValidHeaderValueEveryOctet(t *testing.T) {
+	base := []byte("application/uri.x%3Ay; a=\"b\"") // 29 octets: 3 words and a tail
+	for pos := range base {
+		for c := 0; c < 256; c++ {
+			b := append([]byte(nil), base...)
+			b[pos] = byte(c)
+			want := (c >= 0x20 || c == '\t') && c != 0x7F
+			if got := validHeaderValue(string(b)); got != want {
+				t.Fatalf("octet 0x%02X at %d: got %v", c, pos, got)
+			}
+		}
+	}
+}
