@@ -74,3 +74,13 @@ type bytesOrString interface{ ~string | ~[]byte }
 func isSpecialName[T bytesOrString](n T) bool {
 	return asciiEqualFold(n, nameURIBody) || asciiEqualFold(n, nameURIFragment) || asciiEqualFold(n, nameMIMEType)
 }
+
+// outputBuffer returns buf, or for an input too large for it a buffer sized
+// for the typical expansion, so that large inputs do not pay for repeated
+// growth.
+func outputBuffer(buf []byte, inputLen int) []byte {
+	if want := inputLen + inputLen/2 + 32; want > cap(buf) {
+		return make([]byte, 0, want)
+	}
+	return buf
+}

@@ -43,7 +43,7 @@ func toContentType(in string, f Option, depth int) (string, error) {
 		return "", err
 	}
 	m := ctMapper{sc: &sc}
-	out := obuf[:0]
+	out := outputBuffer(obuf[:0], len(in))
 	collapse := false
 	if sc.isContentType() {
 		out, collapse, err = m.decodeCodec(out, t1[:0], t2[:0], items)

@@ -42,7 +42,7 @@ func toURI(in string, f Option, depth int) (string, error) {
 		return "", err
 	}
 	m := uriMapper{sc: &sc, d: delimiter(f)}
-	out := obuf[:0]
+	out := outputBuffer(obuf[:0], len(in))
 	collapse := false
 	switch {
 	case hasURIPrefix(sc.sub()):
