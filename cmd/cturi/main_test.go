@@ -141,7 +141,6 @@ func (s *lineSource) Read(p []byte) (int, error) {
 type heapSampler struct {
 	lines      int
 	minH, maxH uint64
-	partial    []byte
 }
 
 func (w *heapSampler) Write(p []byte) (int, error) {
