@@ -82,11 +82,11 @@ func (ct ContentType) String() string {
 // canonicalName returns the SPEC spelling of a special name, or name.
 func canonicalName(name string) string {
 	switch {
-	case asciiEqualFold(name, nameURIBody):
+	case asciiEqualFold(name, foldURIBody):
 		return nameURIBody
-	case asciiEqualFold(name, nameURIFragment):
+	case asciiEqualFold(name, foldURIFragment):
 		return nameURIFragment
-	case asciiEqualFold(name, nameMIMEType):
+	case asciiEqualFold(name, foldMIMEType):
 		return nameMIMEType
 	}
 	return name
@@ -119,19 +119,19 @@ func appendCTParam[N, V bytesOrString](b []byte, name N, value V) []byte {
 }
 
 func appendLower[T bytesOrString](b []byte, s T) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
+	n := len(b)
+	b = append(b, s...)
+	for i := n; i < len(b); i++ {
+		if c := b[i]; 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
 		}
-		b = append(b, c)
 	}
 	return b
 }
 
 // hasURIPrefix reports whether a subtype is in the "uri." tree.
 func hasURIPrefix[T bytesOrString](sub T) bool {
-	return len(sub) >= 4 && asciiEqualFold(sub[:4], "uri.")
+	return len(sub) >= 4 && sub[3] == '.' && sub[0]|0x20 == 'u' && sub[1]|0x20 == 'r' && sub[2]|0x20 == 'i'
 }
 
 // rawParam locates one parameter in the scanned input.
@@ -289,8 +289,8 @@ func findSpecials(sc *ctScan, params []rawParam) *Error {
 		name := sc.s[p.nameLo:p.nameHi]
 		idx := &sc.bodyIdx
 		switch {
-		case asciiEqualFold(name, nameURIBody):
-		case asciiEqualFold(name, nameURIFragment):
+		case asciiEqualFold(name, foldURIBody):
+		case asciiEqualFold(name, foldURIFragment):
 			idx = &sc.frgIdx
 		default:
 			continue
