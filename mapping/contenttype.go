@@ -140,6 +140,9 @@ type rawParam struct {
 	valLo, valHi   int  // without the quotes of a quoted-string
 	quoted         bool // value was a quoted-string
 	escaped        bool // and holds a quoted-pair
+	// safeName, safeValue: every octet is one ENC_U keeps (the value's
+	// octets after resolving quoted-pairs), so K3 copies them as they are.
+	safeName, safeValue bool
 }
 
 // ctScan is the result of scanning a Content-Type: offsets into s, so that
@@ -152,6 +155,8 @@ type ctScan struct {
 	typLo, typHi    int
 	subLo, subHi    int
 	bodyIdx, frgIdx int // index in the parameters of URI-body / URI-fragment, or -1
+	// safeType, safeSub: lower-case octets that ENC_U keeps (K3 copies them).
+	safeType, safeSub bool
 }
 
 func (sc *ctScan) typ() string { return sc.s[sc.typLo:sc.typHi] }
@@ -217,7 +222,8 @@ func (sc *ctScan) scan(s string, lenient bool, params []rawParam) ([]rawParam, *
 		return nil, err
 	}
 	sc.typLo = p.i
-	sc.typHi = p.run(tabRChar)
+	sc.typHi = p.run(clsRChar)
+	sc.safeType = p.all&clsSafeLower != 0
 	if sc.typHi == sc.typLo {
 		return nil, p.syntax("a media type")
 	}
@@ -226,16 +232,17 @@ func (sc *ctScan) scan(s string, lenient bool, params []rawParam) ([]rawParam, *
 	}
 	p.i++
 	sc.subLo = p.i
-	sc.subHi = p.run(tabRChar)
+	sc.subHi = p.run(clsRChar)
+	sc.safeSub = p.all&clsSafeLower != 0
 	if sc.subHi == sc.subLo {
 		return nil, p.syntax("a subtype after '/'")
 	}
 	if err := p.cfws(); err != nil {
 		return nil, err
 	}
-	valueSet := tabTChar
+	valueSet := uint8(clsTChar)
 	if lenient {
-		valueSet = tabLChar
+		valueSet = clsLChar
 	}
 	for p.i < hi {
 		if s[p.i] != ';' {
@@ -250,7 +257,8 @@ func (sc *ctScan) scan(s string, lenient bool, params []rawParam) ([]rawParam, *
 		}
 		var rp rawParam
 		rp.nameLo = p.i
-		rp.nameHi = p.run(tabTChar)
+		rp.nameHi = p.run(clsTChar)
+		rp.safeName = p.all&clsSafe != 0
 		if rp.nameHi == rp.nameLo {
 			return nil, p.syntax("a parameter name")
 		}
@@ -271,6 +279,7 @@ func (sc *ctScan) scan(s string, lenient bool, params []rawParam) ([]rawParam, *
 		} else {
 			rp.valLo = p.i
 			rp.valHi = p.run(valueSet)
+			rp.safeValue = p.all&clsSafe != 0
 			if rp.valHi == rp.valLo {
 				return nil, p.syntax("a parameter value")
 			}
@@ -320,6 +329,7 @@ func trimWSP(s string) (lo, hi int) {
 type ctParser struct {
 	s     string
 	i, hi int
+	all   uint8 // see run
 }
 
 func (p *ctParser) syntax(want string) *Error {
@@ -330,18 +340,33 @@ func (p *ctParser) syntax(want string) *Error {
 }
 
 // run advances over the longest run of octets in set and returns the end.
-func (p *ctParser) run(set *byteTable) int {
-	s, i := p.s[:p.hi], p.i
-	for i < len(s) && set[s[i]] {
+// It also sets p.all to the AND of the classes of the octets it passed.
+func (p *ctParser) run(set uint8) int {
+	s, i, all := p.s[:p.hi], p.i, uint8(0xFF)
+	for i < len(s) {
+		c := ctClass[s[i]]
+		if c&set == 0 {
+			break
+		}
+		all &= c
 		i++
 	}
-	p.i = i
+	p.i, p.all = i, all
 	return i
 }
 
 // cfws skips white space and comments. Comments nest; a quoted-pair stands
 // for its octet. The nesting depth is a counter, so any depth is linear.
 func (p *ctParser) cfws() *Error {
+	if p.i < p.hi && cfwsStart[p.s[p.i]] {
+		return p.cfwsSlow()
+	}
+	return nil // the common case, kept small enough to inline
+}
+
+var cfwsStart = NewByteSet(" \t(").t
+
+func (p *ctParser) cfwsSlow() *Error {
 	for p.i < p.hi {
 		switch p.s[p.i] {
 		case ' ', '\t':
@@ -353,7 +378,7 @@ func (p *ctParser) cfws() *Error {
 		}
 		start, depth, high := p.i, 0, false
 		for p.i < p.hi {
-			p.run(tabCText)
+			p.run(clsCText)
 			if p.i == p.hi {
 				break
 			}
@@ -409,9 +434,10 @@ func (p *ctParser) quoted(rp *rawParam) *Error {
 	p.i++
 	rp.quoted = true
 	rp.valLo = p.i
-	high := false
+	high, safe := false, true
 	for p.i < p.hi {
-		p.run(tabQText)
+		p.run(clsQText)
+		safe = safe && p.all&clsSafe != 0
 		if p.i == p.hi {
 			break
 		}
@@ -420,6 +446,7 @@ func (p *ctParser) quoted(rp *rawParam) *Error {
 		switch c {
 		case '"':
 			rp.valHi = p.i - 1
+			rp.safeValue = safe && !rp.escaped && !high
 			if high {
 				return p.utf8(start, p.i)
 			}

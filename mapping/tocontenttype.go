@@ -45,7 +45,7 @@ func toContentType(in string, f Option, depth int) (string, error) {
 	m := ctMapper{sc: &sc}
 	out := outputBuffer(obuf[:0], len(in))
 	collapse := false
-	if sc.isContentType() {
+	if sc.contentType {
 		out, collapse, err = m.decodeCodec(out, items)
 	} else {
 		out, err = m.levelCodec(out, t[:0], items, f)
@@ -89,10 +89,16 @@ func (m *ctMapper) decodeCodec(out []byte, items []uriItem) ([]byte, bool, *Erro
 	body := sc.body()
 	at := sc.schemeHi + 1
 	// R1.1-R1.3: T = dec(body); a control character anywhere is ctl, then
-	// T must be a MIME text; type and subtype are lower-cased.
+	// T must be a MIME text; type and subtype are lower-cased. Runs of
+	// octets that stay as they are move in one copy.
 	start := len(out)
 	slash, bad := -1, -1
 	for i := 0; i < len(body); {
+		j := span(body, i, tabRCharLower)
+		out = append(out, body[i:j]...)
+		if i = j; i == len(body) {
+			break
+		}
 		src := i
 		var c byte
 		c, i = decodeAt(body, i)
@@ -147,6 +153,11 @@ func (m *ctMapper) decodedName(out []byte, it uriItem) ([]byte, *Error) {
 	name := sc.s[it.nameLo:it.nameHi]
 	start, bad := len(out), -1
 	for i := 0; i < len(name); {
+		j := span(name, i, tabTCharPlain)
+		out = append(out, name[i:j]...)
+		if i = j; i == len(name) {
+			break
+		}
 		src := i
 		var c byte
 		c, i = decodeAt(name, i)
@@ -177,6 +188,11 @@ func (m *ctMapper) decodedValue(out []byte, it uriItem) ([]byte, *Error) {
 	value := sc.s[it.valLo:it.valHi]
 	start, high := len(out), false
 	for i := 0; i < len(value); {
+		j := span(value, i, tabValuePlain)
+		out = append(out, value[i:j]...)
+		if i = j; i == len(value) {
+			break
+		}
 		src := i
 		var c byte
 		c, i = decodeAt(value, i)

@@ -108,9 +108,9 @@ func itemSep(n int) byte {
 func (m *uriMapper) native(out, t []byte, params []rawParam) []byte {
 	sc := m.sc
 	out = append(out, "ContentType:"...)
-	out = appendEscapeLower(out, sc.typ(), setEncU)
+	out = appendSafeLower(out, sc.typ(), sc.safeType)
 	out = append(out, '/')
-	out = appendEscapeLower(out, sc.sub(), setEncU)
+	out = appendSafeLower(out, sc.sub(), sc.safeSub)
 	n := 0
 	for i, p := range params {
 		if i == sc.frgIdx {
@@ -118,9 +118,15 @@ func (m *uriMapper) native(out, t []byte, params []rawParam) []byte {
 		}
 		out = append(out, itemSep(n))
 		n++
-		out = appendEscape(out, sc.s[p.nameLo:p.nameHi], setEncU)
+		if p.safeName {
+			out = append(out, sc.s[p.nameLo:p.nameHi]...)
+		} else {
+			out = appendEscape(out, sc.s[p.nameLo:p.nameHi], setEncU)
+		}
 		out = append(append(out, '='), m.d...)
-		if p.escaped {
+		if p.safeValue {
+			out = append(out, sc.s[p.valLo:p.valHi]...)
+		} else if p.escaped {
 			t = sc.appendValue(t[:0], p)
 			out = appendEscape(out, t, setEncU)
 		} else {
@@ -281,4 +287,13 @@ func sourceOffset(src string, k int) int {
 		}
 	}
 	return i
+}
+
+// appendSafeLower appends ENC_U(lowercase(s)); safe says the scan found s
+// lower-case and safe already, so it is copied.
+func appendSafeLower(out []byte, s string, safe bool) []byte {
+	if safe {
+		return append(out, s...)
+	}
+	return appendEscapeLower(out, s, setEncU)
 }

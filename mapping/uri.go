@@ -125,14 +125,13 @@ type uriScan struct {
 	bodyHi    int // body is s[schemeHi+1:bodyHi], opaque query included
 	fragLo    int // fragment is s[fragLo:hi] when hasFrag
 	hasFrag   bool
+	// contentType: the scheme is ContentType (in any case).
+	contentType bool
 }
 
 func (sc *uriScan) scheme() string { return sc.s[sc.lo:sc.schemeHi] }
 func (sc *uriScan) body() string   { return sc.s[sc.schemeHi+1 : sc.bodyHi] }
 func (sc *uriScan) frag() string   { return sc.s[sc.fragLo:sc.hi] }
-
-// isContentType reports whether the scheme is ContentType (any case).
-func (sc *uriScan) isContentType() bool { return asciiEqualFold(sc.scheme(), "contenttype") }
 
 // errAt builds an error at offset off of s, reported at the corresponding
 // offset of the caller's input.
@@ -239,8 +238,8 @@ func (sc *uriScan) scan(items []uriItem) ([]uriItem, *Error) {
 	lo, hi := sc.lo, sc.hi
 	// U3.
 	i := lo
-	if i < hi && setAlpha.Contains(s[i]) {
-		for i++; i < hi && setScheme.Contains(s[i]); i++ {
+	if i < hi && tabAlpha[s[i]] {
+		for i++; i < hi && tabScheme[s[i]]; i++ {
 		}
 	}
 	if i == lo || i >= hi || s[i] != ':' {
@@ -250,6 +249,7 @@ func (sc *uriScan) scan(items []uriItem) ([]uriItem, *Error) {
 		return nil, sc.errAt(KindRelativeURI, lo, "no scheme at offset %d: only absolute URIs are mapped")
 	}
 	sc.schemeHi = i
+	sc.contentType = asciiEqualFold(s[lo:i], "contenttype")
 	// U4, U5, U7.
 	const (
 		inBody = iota
@@ -308,7 +308,7 @@ func (sc *uriScan) scan(items []uriItem) ([]uriItem, *Error) {
 		}
 	}
 	// U6.
-	if sc.isContentType() && strings.HasPrefix(sc.body(), "//") {
+	if sc.contentType && strings.HasPrefix(sc.body(), "//") {
 		return nil, sc.errAt(KindReserved, sc.schemeHi+1, "ContentType:// at offset %d is reserved for future definition")
 	}
 	// U7.
@@ -344,51 +344,55 @@ func (sc *uriScan) invalid(off int, where string) *Error {
 	return sc.errAt(KindInvalidURI, off, "%q not allowed in "+where+" at offset %d", c)
 }
 
-// query applies U8 and U9 to the query s[lo:hi].
+// query applies U8 and U9 to the query s[lo:hi]. One walk over the
+// '&'-separated items finds each item's first '=' and so both the item
+// bounds and whether the query is opaque (R0.15); the items are then
+// checked in order.
 func (sc *uriScan) query(lo, hi int, items []uriItem) ([]uriItem, *Error) {
 	s := sc.s
-	q := s[lo:hi]
-	if !hasItem(q) {
-		return items, nil // absent
-	}
-	if isOpaque(q) {
-		if j := invalidIn(q, setQuery); j >= 0 {
-			return nil, sc.invalid(lo+j, "an opaque query")
-		}
-		sc.bodyHi = hi
-		return items, nil
-	}
-	for i := lo; i <= hi; {
+	first, opaque := len(items), false
+	for i := lo; i < hi; {
 		end := i + strings.IndexByte(s[i:hi], '&')
 		if end < i {
 			end = hi
 		}
 		if end > i {
-			it, err := sc.item(i, end)
-			if err != nil {
-				return nil, err
+			eq := strings.IndexByte(s[i:end], '=')
+			if eq <= 0 {
+				opaque = true
+				break
 			}
-			items = append(items, it)
+			items = append(items, uriItem{nameLo: i, nameHi: i + eq, valLo: i + eq + 1, valHi: end})
 		}
 		i = end + 1
 	}
-	return items, nil
+	if opaque {
+		if j := invalidIn(s[lo:hi], setQuery); j >= 0 {
+			return nil, sc.invalid(lo+j, "an opaque query")
+		}
+		sc.bodyHi = hi
+		return items[:first], nil
+	}
+	for k := first; k < len(items); k++ {
+		if err := sc.item(&items[k]); err != nil {
+			return nil, err
+		}
+	}
+	return items, nil // no item at all: the query is absent
 }
 
-// item splits one non-empty item s[lo:hi] (which has a non-empty name and
-// an '=') and unquotes its value.
-func (sc *uriScan) item(lo, hi int) (uriItem, *Error) {
+// item checks one item, whose name is non-empty and followed by '=',
+// and unquotes its value.
+func (sc *uriScan) item(it *uriItem) *Error {
 	s := sc.s
-	eq := lo + strings.IndexByte(s[lo:hi], '=')
-	it := uriItem{nameLo: lo, nameHi: eq, valLo: eq + 1, valHi: hi}
-	if j := invalidIn(s[lo:eq], setQueryName); j >= 0 {
-		return it, sc.invalid(lo+j, "a query name")
+	if j := invalidIn(s[it.nameLo:it.nameHi], setQueryName); j >= 0 {
+		return sc.invalid(it.nameLo+j, "a query name")
 	}
 	v := s[it.valLo:it.valHi]
 	switch {
 	case len(v) > 0 && v[0] == '"':
 		if len(v) < 2 || v[len(v)-1] != '"' {
-			return it, sc.errAt(KindInvalidURI, it.valLo, "unbalanced '\"' around the value at offset %d")
+			return sc.errAt(KindInvalidURI, it.valLo, "unbalanced '\"' around the value at offset %d")
 		}
 		it.valLo++
 		it.valHi--
@@ -397,23 +401,13 @@ func (sc *uriScan) item(lo, hi int) (uriItem, *Error) {
 		it.valHi -= 3
 	}
 	if j := invalidIn(s[it.valLo:it.valHi], setQueryValue); j >= 0 {
-		return it, sc.invalid(it.valLo+j, "a query value")
+		return sc.invalid(it.valLo+j, "a query value")
 	}
-	name := s[lo:eq]
+	name := s[it.nameLo:it.nameHi]
 	if asciiEqualFold(name, foldURIBody) || asciiEqualFold(name, foldURIFragment) {
-		return it, sc.errAt(KindReservedParam, lo, "query item %s at offset %d is reserved for Content-Types", canonicalName(name))
+		return sc.errAt(KindReservedParam, it.nameLo, "query item %s at offset %d is reserved for Content-Types", canonicalName(name))
 	}
-	return it, nil
-}
-
-// hasItem reports whether a query has a non-empty item.
-func hasItem[T bytesOrString](q T) bool {
-	for i := 0; i < len(q); i++ {
-		if q[i] != '&' {
-			return true
-		}
-	}
-	return false
+	return nil
 }
 
 // isOpaque is R0.15: some non-empty '&'-separated item has no '=' or
