@@ -93,15 +93,12 @@ func (m *ctMapper) decodeCodec(out []byte, items []uriItem) ([]byte, bool, *Erro
 	// octets that stay as they are move in one copy.
 	start := len(out)
 	slash, bad := -1, -1
-	for i := 0; i < len(body); {
-		j := span(body, i, tabRCharLower)
-		out = append(out, body[i:j]...)
-		if i = j; i == len(body) {
+	for i := 0; ; {
+		var c byte
+		var src int
+		if out, c, src, i = decodeStep(out, body, i, tabRCharLower); src < 0 {
 			break
 		}
-		src := i
-		var c byte
-		c, i = decodeAt(body, i)
 		switch {
 		case tabRChar[c]:
 			if 'A' <= c && c <= 'Z' {
@@ -152,15 +149,12 @@ func (m *ctMapper) decodedName(out []byte, it uriItem) ([]byte, *Error) {
 	sc := m.sc
 	name := sc.s[it.nameLo:it.nameHi]
 	start, bad := len(out), -1
-	for i := 0; i < len(name); {
-		j := span(name, i, tabTCharPlain)
-		out = append(out, name[i:j]...)
-		if i = j; i == len(name) {
+	for i := 0; ; {
+		var c byte
+		var src int
+		if out, c, src, i = decodeStep(out, name, i, tabTCharPlain); src < 0 {
 			break
 		}
-		src := i
-		var c byte
-		c, i = decodeAt(name, i)
 		if !tabTChar[c] {
 			if c < 0x20 || c == 0x7F {
 				return nil, sc.errAt(KindCTL, it.nameLo+src, "decoded control character 0x%02X in a parameter name at offset %d would land in a header", c)
@@ -187,15 +181,12 @@ func (m *ctMapper) decodedValue(out []byte, it uriItem) ([]byte, *Error) {
 	sc := m.sc
 	value := sc.s[it.valLo:it.valHi]
 	start, high := len(out), false
-	for i := 0; i < len(value); {
-		j := span(value, i, tabValuePlain)
-		out = append(out, value[i:j]...)
-		if i = j; i == len(value) {
+	for i := 0; ; {
+		var c byte
+		var src int
+		if out, c, src, i = decodeStep(out, value, i, tabValuePlain); src < 0 {
 			break
 		}
-		src := i
-		var c byte
-		c, i = decodeAt(value, i)
 		switch {
 		case c < 0x20 && c != '\t' || c == 0x7F:
 			return nil, sc.errAt(KindCTL, it.valLo+src, "decoded control character 0x%02X at offset %d would land in a header", c)
@@ -291,4 +282,18 @@ func mimeText(t []byte) (slash, bad int) {
 		return -1, len(t)
 	}
 	return slash, -1
+}
+
+// decodeStep copies the run of octets in plain at s[i:] to out, then
+// decodes the octet (or %HH triplet) after the run: it returns out, that
+// octet, where it starts in s (src, or -1 at the end of s) and where the
+// next step starts.
+func decodeStep(out []byte, s string, i int, plain *byteTable) (_ []byte, c byte, src, next int) {
+	j := span(s, i, plain)
+	out = append(out, s[i:j]...)
+	if j == len(s) {
+		return out, 0, -1, j
+	}
+	c, next = decodeAt(s, j)
+	return out, c, j, next
 }
