@@ -1,5 +1,7 @@
 package mapping
 
+import "strings"
+
 // ToURI maps a Content-Type field value to a URI (draft §2.1-2.4, SPEC
 // rules C and K).
 //
@@ -244,17 +246,33 @@ func (m *uriMapper) levelItems(out, t1, t2 []byte, params []rawParam, mode int) 
 			continue
 		}
 		name := sc.s[p.nameLo:p.nameHi]
-		t1 = appendUnescape(t1[:0], name)
-		if isSpecialName(t1) {
-			return nil, newError(KindReservedParam, sc.s, p.nameLo, "parameter %q at offset %d is a special name where it has no meaning", name, p.nameLo)
+		if strings.IndexByte(name, '%') < 0 {
+			// dec(name) is name: repair it straight from the input.
+			if isSpecialName(name) {
+				return nil, errSpecialName(sc.s, p.nameLo, name)
+			}
+			out = appendRepair(out, name, setQueryName)
+		} else {
+			t1 = appendUnescape(t1[:0], name)
+			if isSpecialName(t1) {
+				return nil, errSpecialName(sc.s, p.nameLo, name)
+			}
+			out = appendRepair(out, t1, setQueryName)
 		}
-		out = appendRepair(out, t1, setQueryName)
 		out = append(append(out, '='), m.d...)
-		t1 = m.decodedValue(t1, t2, p)
-		out = appendRepair(out, t1, setQueryValue)
+		if v := sc.s[p.valLo:p.valHi]; !p.escaped && strings.IndexByte(v, '%') < 0 {
+			out = appendRepair(out, v, setQueryValue)
+		} else {
+			t1 = m.decodedValue(t1, t2, p)
+			out = appendRepair(out, t1, setQueryValue)
+		}
 		out = append(out, m.d...)
 	}
 	return out, nil
+}
+
+func errSpecialName(in string, off int, name string) *Error {
+	return newError(KindReservedParam, in, off, "parameter %q at offset %d is a special name where it has no meaning", name, off)
 }
 
 // decodedValue returns dec(value) of a parameter, in t (t2 is scratch for
