@@ -52,6 +52,8 @@ func TestErrorKinds(t *testing.T) {
 		{"reserved", false, "ContentType://example.com/x", nil, KindReserved, 12, "ContentType:// at offset 12 is reserved"},
 		{"reserved: through a collapse", true, "application/uri.ContentType%3A%2F%2Fx", nil, KindReserved, 12, "reserved"},
 		{"reserved-param: URI-fragment item", false, "http://x?URI-fragment=a", nil, KindReservedParam, 9, "query item URI-fragment at offset 9 is reserved"},
+		{"invalid-uri: U8 on every item comes before U9", false, `http://x?URI-body=x&q="a"b"`, nil, KindInvalidURI, 24, `'"' not allowed in a query value`},
+		{"reserved-param: U9 after a valid query", false, `http://x?q=1&uri-BODY=x`, nil, KindReservedParam, 13, "query item URI-body at offset 13"},
 		{"reserved-param: decoded in a ContentType: URI", false, "ContentType:text/plain?URI%2Dbody=x", nil, KindReservedParam, 23, "decodes to a special"},
 		{"reserved-param: URI-body with uri.", true, `application/uri.x%3Ay; URI-body="x:z"`, nil, KindReservedParam, 23, "URI-body at offset 23 cannot go with a uri. subtype"},
 		{"reserved-param: MIME-type in uri.", true, `application/uri.x%3Ay; MIME%2Dtype="a/b"`, nil, KindReservedParam, 23, `parameter "MIME%2Dtype" at offset 23 is a special name`},

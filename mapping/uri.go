@@ -378,11 +378,18 @@ func (sc *uriScan) query(lo, hi int, items []uriItem) ([]uriItem, *Error) {
 			return nil, err
 		}
 	}
+	// U9, after U8 has passed every item.
+	for _, it := range items[first:] {
+		name := s[it.nameLo:it.nameHi]
+		if asciiEqualFold(name, foldURIBody) || asciiEqualFold(name, foldURIFragment) {
+			return nil, sc.errAt(KindReservedParam, it.nameLo, "query item %s at offset %d is reserved for Content-Types", canonicalName(name))
+		}
+	}
 	return items, nil // no item at all: the query is absent
 }
 
-// item checks one item, whose name is non-empty and followed by '=',
-// and unquotes its value.
+// item applies U8 to one item, whose name is non-empty and followed by
+// '=', and unquotes its value.
 func (sc *uriScan) item(it *uriItem) *Error {
 	s := sc.s
 	if j := invalidIn(s[it.nameLo:it.nameHi], setQueryName); j >= 0 {
@@ -402,10 +409,6 @@ func (sc *uriScan) item(it *uriItem) *Error {
 	}
 	if j := invalidIn(s[it.valLo:it.valHi], setQueryValue); j >= 0 {
 		return sc.invalid(it.valLo+j, "a query value")
-	}
-	name := s[it.nameLo:it.nameHi]
-	if asciiEqualFold(name, foldURIBody) || asciiEqualFold(name, foldURIFragment) {
-		return sc.errAt(KindReservedParam, it.nameLo, "query item %s at offset %d is reserved for Content-Types", canonicalName(name))
 	}
 	return nil
 }
