@@ -62,8 +62,8 @@ func (ct ContentType) Param(name string) (value string, ok bool) {
 // String formats ct canonically (SPEC R0.13, R0.14, R4): type and subtype
 // lower-cased (a subtype starting "uri." has only that prefix lower-cased),
 // each parameter as `; name="value"` with '"' and '\' in the value
-// backslash-escaped, special names in their canonical spelling, and other
-// names as they are. String does not validate: format only values that
+// backslash-escaped, URI-body and URI-fragment in their canonical spelling,
+// and other names as they are. String does not validate: format only values that
 // ParseContentType or this package produced, or check the result with
 // ParseContentType, before it goes into a header.
 func (ct ContentType) String() string {
@@ -79,15 +79,16 @@ func (ct ContentType) String() string {
 	return string(b)
 }
 
-// canonicalName returns the SPEC spelling of a special name, or name.
+// canonicalName returns the SPEC spelling of a name that is special in a
+// Content-Type (URI-body, URI-fragment), or name. MIME-type is special only
+// in a URI; in a Content-Type it is an ordinary parameter (SPEC K3) whose
+// spelling a native round trip keeps (N2).
 func canonicalName(name string) string {
 	switch {
 	case asciiEqualFold(name, foldURIBody):
 		return nameURIBody
 	case asciiEqualFold(name, foldURIFragment):
 		return nameURIFragment
-	case asciiEqualFold(name, foldMIMEType):
-		return nameMIMEType
 	}
 	return name
 }

@@ -46,6 +46,7 @@ func TestContentTypeRoundTrip(t *testing.T) {
 		{"native, quotes and backslashes", `text/plain; a="q\"\\"`, `text/plain; a="q\"\\"`},
 		{"native, non-ASCII", `text/plain; t="café"`, `text/plain; t="café"`},
 		{"native, duplicates and name case", "text/plain; A=1; a=2", `text/plain; A="1"; a="2"`},
+		{"native, MIME-type is ordinary and keeps its spelling", `0/0;MiME-tYpe=""`, `0/0; MiME-tYpe=""`},
 		{"comments dropped", "text/plain (c); a=b (d)", `text/plain; a="b"`},
 		{"uri. top-level type becomes application", "text/uri.http%3A%2F%2Fx", "application/uri.http%3A%2F%2Fx"},
 		{"embedded scheme lower-cased", "application/uri.HTTP%3A%2F%2Fx", "application/uri.http%3A%2F%2Fx"},
