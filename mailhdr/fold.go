@@ -40,39 +40,85 @@ func appendFolded(dst, prefix []byte, value string, uri bool, nl, final string) 
 
 func isWSP(c byte) bool { return c == ' ' || c == '\t' }
 
-// appendFoldedText folds a Content-Type at its single SPs; col is the
-// column the value starts at.
+// appendFoldedText folds a Content-Type at its single SPs, preferring
+// those outside quoted-strings (between parameters); col is the column
+// the value starts at.
 func appendFoldedText(dst []byte, col int, v string, nl string) ([]byte, bool) {
 	if col+len(v) <= foldWidth {
 		return append(dst, v...), col+len(v) <= maxLineLen
 	}
-	word := 0 // start of the current unbroken run
-	first := true
-	emit := func(end int) bool {
-		w := v[word:end]
-		if first {
-			first = false
-		} else if col+1+len(w) > foldWidth {
-			dst = append(dst, nl...)
-			col = 0
-		}
-		if word > 0 {
-			dst = append(dst, ' ')
-			col++
-		}
-		dst = append(dst, w...)
-		col += len(w)
-		return col <= maxLineLen
+	quoted := quotedMask(v)
+	isBreak := func(i int) bool {
+		return v[i] == ' ' && !isWSP(v[i-1]) && !isWSP(v[i+1])
 	}
-	for i := 1; i+1 < len(v); i++ {
-		if v[i] == ' ' && !isWSP(v[i-1]) && !isWSP(v[i+1]) {
-			if !emit(i) {
-				return dst, false
+	pos := 0
+	for {
+		avail := foldWidth - col
+		if len(v)-pos <= avail {
+			dst = append(dst, v[pos:]...)
+			return dst, col+len(v)-pos <= maxLineLen
+		}
+		// The last break in the window, outside quotes if there is one,
+		// else the first break after the window, else none.
+		end, inside := -1, -1
+		for i := min(pos+avail, len(v)-2); i > pos; i-- {
+			if isBreak(i) {
+				if !quoted[i] {
+					end = i
+					break
+				}
+				if inside < 0 {
+					inside = i
+				}
 			}
-			word = i + 1
 		}
+		if end < 0 {
+			end = inside
+		}
+		if end < 0 {
+			for i := pos + avail + 1; i < len(v)-1; i++ {
+				if isBreak(i) {
+					end = i
+					break
+				}
+			}
+		}
+		if end < 0 {
+			end = len(v)
+		}
+		if col+end-pos > maxLineLen {
+			return dst, false
+		}
+		dst = append(dst, v[pos:end]...)
+		if end == len(v) {
+			return dst, true
+		}
+		dst = append(dst, nl...)
+		col, pos = 0, end // the next line starts with the SP at end
 	}
-	return dst, emit(len(v))
+}
+
+// quotedMask marks the octets of v inside quoted-strings.
+func quotedMask(v string) []bool {
+	m := make([]bool, len(v))
+	in := false
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case in && c == '\\':
+			m[i] = true
+			if i+1 < len(v) {
+				i++
+				m[i] = true
+			}
+			continue
+		case c == '"':
+			in = !in
+			m[i] = true
+			continue
+		}
+		m[i] = in
+	}
+	return m
 }
 
 // appendFoldedURI folds a URI by inserting folding white space.
