@@ -97,11 +97,6 @@ func (fr *fieldRewriter) rewrite(dst, raw []byte, defaultNL string) ([]byte, fie
 		return append(dst, raw...), out
 	}
 	nl, final := lineEndings(raw, defaultNL)
-	if colon+1 == j && j < len(raw) && (raw[j] == '\r' || raw[j] == '\n') {
-		// The value started on a continuation line, which the rewritten
-		// field does not have: keep one space after the colon.
-		prefix = append(prefix[:j:j], ' ')
-	}
 	dst, ok := appendFolded(dst, prefix, mapped, !isURI && fr.to == ToURI, nl, final)
 	if !ok {
 		out.kind, out.err = KindLineTooLong, nil

@@ -20,7 +20,7 @@ func TestRewriteField(t *testing.T) {
 	}{
 		{"name bytes and white space kept", "content-TYPE :\t text/plain\r\n", ToURI, "content-TYPE :\t ContentType:text/plain\r\n", 0},
 		{"no white space after the colon", "Content-Type:text/plain\n", ToURI, "Content-Type:ContentType:text/plain\n", 0},
-		{"value on a continuation line", "Content-Type:\r\n text/plain\r\n", ToURI, "Content-Type: ContentType:text/plain\r\n", 0},
+		{"value on a continuation line", "Content-Type:\r\n text/plain\r\n", ToURI, "Content-Type:ContentType:text/plain\r\n", 0},
 		{"folded value", "Content-Type: text/plain;\r\n\tcharset=us-ascii\r\n", ToURI, "Content-Type: ContentType:text/plain?charset=\"us-ascii\"\r\n", 0},
 		{"no final line ending", "Content-Type: text/plain", ToURI, "Content-Type: ContentType:text/plain", 0},
 		{"URI left alone going to URIs", "Content-Type: ContentType:text/plain\r\n", ToURI, "", 0},
