@@ -22,12 +22,16 @@ func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	strictURI := fs.Bool("strict-uri", false, "write query-value delimiters as %22 (strict RFC 3986 URIs)")
 	strictParsing := fs.Bool("strict-parsing", false, "refuse the unquoted parameter values mail software writes")
 	noControlled := fs.Bool("no-controlled", false, "refuse the controlled mapping (URI-body, MIME-type) for untrusted mail")
-	fs.Usage = func() { mailUsage(stderr, fs) }
+	// The usage goes to standard output for -h and to standard error
+	// after a bad flag: print it here rather than from fs.Usage, which the
+	// flag package calls in both cases.
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			mailUsage(stdout, fs)
 			return exitOK
 		}
+		mailUsage(stderr, fs)
 		return exitUsage
 	}
 	target, err := mailhdr.ParseTarget(*to)
