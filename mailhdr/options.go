@@ -88,8 +88,9 @@ type Options struct {
 	MaxFieldBytes int
 	// MaxDepth bounds how deeply multiparts and encapsulated messages are
 	// descended into; the top-level message is depth 0. An entity at the
-	// limit is passed through whole. 0 means DefaultMaxDepth; a negative
-	// value means no limit.
+	// limit still has its header rewritten, but its body is passed
+	// through unexamined. 0 means DefaultMaxDepth; a negative value means
+	// no limit.
 	MaxDepth int
 	// MaxProblems bounds how many problems a Report lists; the others are
 	// only counted (Report.Omitted). 0 means DefaultMaxProblems; a
