@@ -2,6 +2,13 @@ module github.com/cturi/cturi
 
 go 1.26
 
-require github.com/stretchr/testify v1.12.1
+require (
+	github.com/emersion/go-message v0.18.2
+	github.com/emersion/go-smtp v0.25.1
+	github.com/stretchr/testify v1.12.1
+)
 
-require go.yaml.in/yaml/v3 v3.0.5 // indirect
+require (
+	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+)
