@@ -1,11 +1,12 @@
 module github.com/cturi/cturi
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/emersion/go-message v0.18.2
 	github.com/emersion/go-smtp v0.25.1
 	github.com/stretchr/testify v1.12.1
+	golang.org/x/text v0.43.0
 )
 
 require (
