@@ -18,8 +18,9 @@ import "net/netip"
 // net/url refuses them.
 
 var (
-	setUserinfo = setUnreserved.Union(setSubDelims).Union(NewByteSet(":"))
-	setRegName  = setUnreserved.Union(setSubDelims)
+	tabUserinfo = setUnreserved.Union(setSubDelims).Union(NewByteSet(":%")).t
+	tabRegName  = setUnreserved.Union(setSubDelims).t
+	tabDigit    = setDigit.t
 )
 
 // badAuthority returns the offset in body of the octet that makes its
@@ -38,7 +39,7 @@ func badAuthority[T bytesOrString](body T) (int, string) {
 	for i := 2; i < end; i++ {
 		if body[i] == '@' {
 			for j := 2; j < i; j++ {
-				if c := body[j]; c != '%' && !setUserinfo.Contains(c) {
+				if !tabUserinfo[body[j]] {
 					return j, "userinfo"
 				}
 			}
@@ -64,7 +65,7 @@ func badAuthority[T bytesOrString](body T) (int, string) {
 					return i, "a host (percent-encoding only for UTF-8 octets)"
 				}
 				i += 2
-			} else if !setRegName.Contains(c) {
+			} else if !tabRegName[c] {
 				return i, "a host"
 			}
 		}
@@ -73,7 +74,7 @@ func badAuthority[T bytesOrString](body T) (int, string) {
 		return i, "':' and a port after the host"
 	}
 	for j := i + 1; j < end; j++ {
-		if !setDigit.Contains(body[j]) {
+		if !tabDigit[body[j]] {
 			return j, "a port of digits"
 		}
 	}

@@ -110,16 +110,59 @@ var (
 
 // Tables for the scanning loops (see ByteSet).
 var (
-	tabTChar = setTChar.t
-	tabRChar = setRChar.t
-	tabLChar = setLChar.t
-	tabHex   = setHex.t
+	tabTChar  = setTChar.t
+	tabRChar  = setRChar.t
+	tabLChar  = setLChar.t
+	tabAlpha  = setAlpha.t
+	tabScheme = setScheme.t
+	// Octets that R1 copies from a ContentType: body unchanged: RCHAR
+	// but not '%' (which may start a triplet) or an upper-case letter.
+	tabRCharLower = setRChar.Without("%ABCDEFGHIJKLMNOPQRSTUVWXYZ").t
+	// The same for parameter names (TCHAR) and values (any octet but
+	// '%', '"', '\\', control characters and octets >= 0x80).
+	tabTCharPlain = setTChar.Without("%").t
+	tabValuePlain = byteRange(0x20, 0x7E).Without(`%"\\`).t
+	tabHex        = setHex.t
 	// Octets a quoted-string or a comment copies without a second look:
 	// not the delimiters, not '\\', not a control character but HTAB, and
 	// not >= 0x80 (which needs the UTF-8 check).
 	tabQText = byteRange(0x20, 0x7E).Union(NewByteSet("\t")).Without(`"\\`).t
 	tabCText = byteRange(0x20, 0x7E).Union(NewByteSet("\t")).Without(`()\\`).t
 )
+
+// Bits of ctClass, the octet classes of the Content-Type scanner. One
+// lookup per octet answers both "does the run go on" and "does this octet
+// need percent-encoding in a URI", so the scan also tells the encoder which
+// names and values it may copy as they are.
+const (
+	clsRChar     = 1 << iota // R0.4
+	clsTChar                 // R0.3
+	clsLChar                 // R0.5
+	clsQText                 // quoted-string octets needing no second look
+	clsCText                 // comment octets needing no second look
+	clsSafe                  // ENC_U keeps it (R0.8)
+	clsSafeLower             // ENC_U keeps it and it is not an upper-case letter
+)
+
+var ctClass = func() (t [256]uint8) {
+	for c := range t {
+		for _, m := range []struct {
+			tab *byteTable
+			bit uint8
+		}{
+			{tabRChar, clsRChar}, {tabTChar, clsTChar}, {tabLChar, clsLChar},
+			{tabQText, clsQText}, {tabCText, clsCText}, {setEncU.t, clsSafe},
+		} {
+			if m.tab[c] {
+				t[c] |= m.bit
+			}
+		}
+		if setEncU.t[c] && !('A' <= c && c <= 'Z') {
+			t[c] |= clsSafeLower
+		}
+	}
+	return t
+}()
 
 // Exported copies of the sets, for callers that percent-encode their own
 // URI components (seed 001, cases A and B).
@@ -158,3 +201,12 @@ var (
 	// without &.
 	QueryValueChars = setQueryValue
 )
+
+// span returns the index of the first octet of s at or after i that is
+// not in tab, or len(s).
+func span[T bytesOrString](s T, i int, tab *byteTable) int {
+	for i < len(s) && tab[s[i]] {
+		i++
+	}
+	return i
+}

@@ -62,8 +62,8 @@ func (ct ContentType) Param(name string) (value string, ok bool) {
 // String formats ct canonically (SPEC R0.13, R0.14, R4): type and subtype
 // lower-cased (a subtype starting "uri." has only that prefix lower-cased),
 // each parameter as `; name="value"` with '"' and '\' in the value
-// backslash-escaped, special names in their canonical spelling, and other
-// names as they are. String does not validate: format only values that
+// backslash-escaped, URI-body and URI-fragment in their canonical spelling,
+// and other names as they are. String does not validate: format only values that
 // ParseContentType or this package produced, or check the result with
 // ParseContentType, before it goes into a header.
 func (ct ContentType) String() string {
@@ -79,15 +79,16 @@ func (ct ContentType) String() string {
 	return string(b)
 }
 
-// canonicalName returns the SPEC spelling of a special name, or name.
+// canonicalName returns the SPEC spelling of a name that is special in a
+// Content-Type (URI-body, URI-fragment), or name. MIME-type is special only
+// in a URI; in a Content-Type it is an ordinary parameter (SPEC K3) whose
+// spelling a native round trip keeps (N2).
 func canonicalName(name string) string {
 	switch {
-	case asciiEqualFold(name, nameURIBody):
+	case asciiEqualFold(name, foldURIBody):
 		return nameURIBody
-	case asciiEqualFold(name, nameURIFragment):
+	case asciiEqualFold(name, foldURIFragment):
 		return nameURIFragment
-	case asciiEqualFold(name, nameMIMEType):
-		return nameMIMEType
 	}
 	return name
 }
@@ -119,19 +120,19 @@ func appendCTParam[N, V bytesOrString](b []byte, name N, value V) []byte {
 }
 
 func appendLower[T bytesOrString](b []byte, s T) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
+	n := len(b)
+	b = append(b, s...)
+	for i := n; i < len(b); i++ {
+		if c := b[i]; 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
 		}
-		b = append(b, c)
 	}
 	return b
 }
 
 // hasURIPrefix reports whether a subtype is in the "uri." tree.
 func hasURIPrefix[T bytesOrString](sub T) bool {
-	return len(sub) >= 4 && asciiEqualFold(sub[:4], "uri.")
+	return len(sub) >= 4 && sub[3] == '.' && sub[0]|0x20 == 'u' && sub[1]|0x20 == 'r' && sub[2]|0x20 == 'i'
 }
 
 // rawParam locates one parameter in the scanned input.
@@ -140,6 +141,9 @@ type rawParam struct {
 	valLo, valHi   int  // without the quotes of a quoted-string
 	quoted         bool // value was a quoted-string
 	escaped        bool // and holds a quoted-pair
+	// safeName, safeValue: every octet is one ENC_U keeps (the value's
+	// octets after resolving quoted-pairs), so K3 copies them as they are.
+	safeName, safeValue bool
 }
 
 // ctScan is the result of scanning a Content-Type: offsets into s, so that
@@ -152,6 +156,8 @@ type ctScan struct {
 	typLo, typHi    int
 	subLo, subHi    int
 	bodyIdx, frgIdx int // index in the parameters of URI-body / URI-fragment, or -1
+	// safeType, safeSub: lower-case octets that ENC_U keeps (K3 copies them).
+	safeType, safeSub bool
 }
 
 func (sc *ctScan) typ() string { return sc.s[sc.typLo:sc.typHi] }
@@ -217,7 +223,8 @@ func (sc *ctScan) scan(s string, lenient bool, params []rawParam) ([]rawParam, *
 		return nil, err
 	}
 	sc.typLo = p.i
-	sc.typHi = p.run(tabRChar)
+	sc.typHi = p.run(clsRChar)
+	sc.safeType = p.all&clsSafeLower != 0
 	if sc.typHi == sc.typLo {
 		return nil, p.syntax("a media type")
 	}
@@ -226,16 +233,17 @@ func (sc *ctScan) scan(s string, lenient bool, params []rawParam) ([]rawParam, *
 	}
 	p.i++
 	sc.subLo = p.i
-	sc.subHi = p.run(tabRChar)
+	sc.subHi = p.run(clsRChar)
+	sc.safeSub = p.all&clsSafeLower != 0
 	if sc.subHi == sc.subLo {
 		return nil, p.syntax("a subtype after '/'")
 	}
 	if err := p.cfws(); err != nil {
 		return nil, err
 	}
-	valueSet := tabTChar
+	valueSet := uint8(clsTChar)
 	if lenient {
-		valueSet = tabLChar
+		valueSet = clsLChar
 	}
 	for p.i < hi {
 		if s[p.i] != ';' {
@@ -250,7 +258,8 @@ func (sc *ctScan) scan(s string, lenient bool, params []rawParam) ([]rawParam, *
 		}
 		var rp rawParam
 		rp.nameLo = p.i
-		rp.nameHi = p.run(tabTChar)
+		rp.nameHi = p.run(clsTChar)
+		rp.safeName = p.all&clsSafe != 0
 		if rp.nameHi == rp.nameLo {
 			return nil, p.syntax("a parameter name")
 		}
@@ -271,6 +280,7 @@ func (sc *ctScan) scan(s string, lenient bool, params []rawParam) ([]rawParam, *
 		} else {
 			rp.valLo = p.i
 			rp.valHi = p.run(valueSet)
+			rp.safeValue = p.all&clsSafe != 0
 			if rp.valHi == rp.valLo {
 				return nil, p.syntax("a parameter value")
 			}
@@ -289,8 +299,8 @@ func findSpecials(sc *ctScan, params []rawParam) *Error {
 		name := sc.s[p.nameLo:p.nameHi]
 		idx := &sc.bodyIdx
 		switch {
-		case asciiEqualFold(name, nameURIBody):
-		case asciiEqualFold(name, nameURIFragment):
+		case asciiEqualFold(name, foldURIBody):
+		case asciiEqualFold(name, foldURIFragment):
 			idx = &sc.frgIdx
 		default:
 			continue
@@ -320,6 +330,7 @@ func trimWSP(s string) (lo, hi int) {
 type ctParser struct {
 	s     string
 	i, hi int
+	all   uint8 // see run
 }
 
 func (p *ctParser) syntax(want string) *Error {
@@ -330,18 +341,33 @@ func (p *ctParser) syntax(want string) *Error {
 }
 
 // run advances over the longest run of octets in set and returns the end.
-func (p *ctParser) run(set *byteTable) int {
-	s, i := p.s[:p.hi], p.i
-	for i < len(s) && set[s[i]] {
+// It also sets p.all to the AND of the classes of the octets it passed.
+func (p *ctParser) run(set uint8) int {
+	s, i, all := p.s[:p.hi], p.i, uint8(0xFF)
+	for i < len(s) {
+		c := ctClass[s[i]]
+		if c&set == 0 {
+			break
+		}
+		all &= c
 		i++
 	}
-	p.i = i
+	p.i, p.all = i, all
 	return i
 }
 
 // cfws skips white space and comments. Comments nest; a quoted-pair stands
 // for its octet. The nesting depth is a counter, so any depth is linear.
 func (p *ctParser) cfws() *Error {
+	if p.i < p.hi && cfwsStart[p.s[p.i]] {
+		return p.cfwsSlow()
+	}
+	return nil // the common case, kept small enough to inline
+}
+
+var cfwsStart = NewByteSet(" \t(").t
+
+func (p *ctParser) cfwsSlow() *Error {
 	for p.i < p.hi {
 		switch p.s[p.i] {
 		case ' ', '\t':
@@ -353,7 +379,7 @@ func (p *ctParser) cfws() *Error {
 		}
 		start, depth, high := p.i, 0, false
 		for p.i < p.hi {
-			p.run(tabCText)
+			p.run(clsCText)
 			if p.i == p.hi {
 				break
 			}
@@ -409,9 +435,10 @@ func (p *ctParser) quoted(rp *rawParam) *Error {
 	p.i++
 	rp.quoted = true
 	rp.valLo = p.i
-	high := false
+	high, safe := false, true
 	for p.i < p.hi {
-		p.run(tabQText)
+		p.run(clsQText)
+		safe = safe && p.all&clsSafe != 0
 		if p.i == p.hi {
 			break
 		}
@@ -420,6 +447,7 @@ func (p *ctParser) quoted(rp *rawParam) *Error {
 		switch c {
 		case '"':
 			rp.valHi = p.i - 1
+			rp.safeValue = safe && !rp.escaped && !high
 			if high {
 				return p.utf8(start, p.i)
 			}

@@ -42,25 +42,29 @@ func optionsOf(opts []Option) Option {
 // KindNested, which keeps the cost of a call linear in its input.
 const MaxCollapseDepth = 8
 
-// Special names of SPEC R0.14, matched case-insensitively.
+// Special names of SPEC R0.14, matched case-insensitively, and their
+// canonical spellings.
 const (
 	nameURIBody     = "URI-body"
 	nameURIFragment = "URI-fragment"
 	nameMIMEType    = "MIME-type"
+	foldURIBody     = "uri-body"
+	foldURIFragment = "uri-fragment"
+	foldMIMEType    = "mime-type"
 )
 
-// asciiEqualFold reports whether s equals t (an ASCII constant)
-// ignoring ASCII case.
-func asciiEqualFold[T bytesOrString](s T, t string) bool {
-	if len(s) != len(t) {
+// asciiEqualFold reports whether s equals lower, a lower-case ASCII
+// constant, ignoring ASCII case.
+func asciiEqualFold[T bytesOrString](s T, lower string) bool {
+	if len(s) != len(lower) {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		a, b := s[i], t[i]
-		if a != b && a|0x20 != b|0x20 {
-			return false
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
 		}
-		if a != b && (a|0x20 < 'a' || a|0x20 > 'z') {
+		if c != lower[i] {
 			return false
 		}
 	}
@@ -72,5 +76,15 @@ func asciiEqualFold[T bytesOrString](s T, t string) bool {
 type bytesOrString interface{ ~string | ~[]byte }
 
 func isSpecialName[T bytesOrString](n T) bool {
-	return asciiEqualFold(n, nameURIBody) || asciiEqualFold(n, nameURIFragment) || asciiEqualFold(n, nameMIMEType)
+	return asciiEqualFold(n, foldURIBody) || asciiEqualFold(n, foldURIFragment) || asciiEqualFold(n, foldMIMEType)
+}
+
+// outputBuffer returns buf, or for an input too large for it a buffer sized
+// for the typical expansion, so that large inputs do not pay for repeated
+// growth.
+func outputBuffer(buf []byte, inputLen int) []byte {
+	if want := inputLen + inputLen/2 + 32; want > cap(buf) {
+		return make([]byte, 0, want)
+	}
+	return buf
 }

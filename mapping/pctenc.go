@@ -1,6 +1,9 @@
 package mapping
 
-import "unicode/utf8"
+import (
+	"slices"
+	"unicode/utf8"
+)
 
 // This file is the one set-driven percent-encoder of SPEC.md R0.7-R0.11:
 // ENC_C and ENC_U are appendEscape with setEncC and setEncU, dec is
@@ -106,30 +109,47 @@ func appendPct(dst []byte, c byte) []byte {
 // appendEscape is ENC_C / ENC_U: keep never matters for '%', which is
 // always encoded so that the encoding can be undone.
 func appendEscape[T bytesOrString](dst []byte, s T, keep ByteSet) []byte {
-	tab, start := keep.literal(), 0
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !tab[c] {
-			dst = appendPct(append(dst, s[start:i]...), c)
-			start = i + 1
-		}
-	}
-	return append(dst, s[start:]...)
+	return appendEncoded(dst, s, keep.literal(), &foldNone)
 }
 
 // appendEscapeLower is appendEscape of the ASCII lower-case form of s, for
 // the type and subtype of K2 and K3.
 func appendEscapeLower[T bytesOrString](dst []byte, s T, keep ByteSet) []byte {
-	tab := keep.literal()
-	for i := 0; i < len(s); i++ {
-		c := s[i]
+	return appendEncoded(dst, s, keep.literal(), &foldLower)
+}
+
+// Octet maps for appendEncoded.
+var foldNone, foldLower = func() (none, lower [256]byte) {
+	for c := 0; c < 256; c++ {
+		none[c], lower[c] = byte(c), byte(c)
 		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
+			lower[c] = byte(c) + 'a' - 'A'
 		}
-		if tab[c] {
-			dst = append(dst, c)
-		} else {
-			dst = appendPct(dst, c)
+	}
+	return none, lower
+}()
+
+// appendEncoded appends fold[c] for each octet c of s, as itself when tab
+// holds it and as %HH otherwise. It writes octet by octet into space grown
+// once for the common case, where nothing needs encoding.
+func appendEncoded[T bytesOrString](dst []byte, s T, tab *byteTable, fold *[256]byte) []byte {
+	n := len(dst)
+	dst = slices.Grow(dst, len(s))[:n+len(s)]
+	out := dst[n:]
+	for i := 0; i < len(s) && i < len(out); i++ {
+		c := fold[s[i]]
+		if !tab[c] {
+			dst = dst[:n+i]
+			for ; i < len(s); i++ {
+				if c := fold[s[i]]; tab[c] {
+					dst = append(dst, c)
+				} else {
+					dst = appendPct(dst, c)
+				}
+			}
+			return dst
 		}
+		out[i] = c
 	}
 	return dst
 }
@@ -139,12 +159,31 @@ func appendUnescape[T bytesOrString](dst []byte, s T) []byte {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		if s[i] == '%' && isTriplet(s, i) {
-			dst = append(append(dst, s[start:i]...), byte(unhex(s[i+1])<<4|unhex(s[i+2])))
+			dst = append(append(dst, s[start:i]...), hexVal[s[i+1]]<<4|hexVal[s[i+2]])
 			i += 2
 			start = i + 1
 		}
 	}
 	return append(dst, s[start:]...)
+}
+
+// hexVal holds the value of each hex digit (and 0 for other octets).
+var hexVal = func() (t [256]byte) {
+	for c := 0; c < 256; c++ {
+		if v := unhex(byte(c)); v >= 0 {
+			t[c] = byte(v)
+		}
+	}
+	return t
+}()
+
+// decodeAt returns the octet at s[i], or the octet a %HH triplet there
+// stands for, and the index after it.
+func decodeAt(s string, i int) (byte, int) {
+	if c := s[i]; c != '%' || !isTriplet(s, i) {
+		return c, i + 1
+	}
+	return hexVal[s[i+1]]<<4 | hexVal[s[i+2]], i + 3
 }
 
 // appendRepair is REPAIR_X (R0.11).

@@ -36,19 +36,19 @@ func toContentType(in string, f Option, depth int) (string, error) {
 	// Buffers stay on the stack as in toURI.
 	var ibuf [8]uriItem
 	var obuf [256]byte
-	var t1, t2 [128]byte
+	var t [128]byte
 	var sc uriScan
 	items, err := sc.parse(in, ibuf[:0])
 	if err != nil {
 		return "", err
 	}
 	m := ctMapper{sc: &sc}
-	out := obuf[:0]
+	out := outputBuffer(obuf[:0], len(in))
 	collapse := false
-	if sc.isContentType() {
-		out, collapse, err = m.decodeCodec(out, t1[:0], t2[:0], items)
+	if sc.contentType {
+		out, collapse, err = m.decodeCodec(out, items)
 	} else {
-		out, err = m.levelCodec(out, t1[:0], items, f)
+		out, err = m.levelCodec(out, t[:0], items, f)
 	}
 	if err != nil {
 		return "", err
@@ -82,53 +82,128 @@ func (m *ctMapper) decodedErr(k Kind, at int, src string, decoded int, format st
 }
 
 // decodeCodec is R1; it reports whether the result must collapse (R1.6).
-func (m *ctMapper) decodeCodec(out, t1, t2 []byte, items []uriItem) ([]byte, bool, *Error) {
+// Each of the body, names and values is decoded straight into out in one
+// pass that also checks and lower-cases or escapes what it writes.
+func (m *ctMapper) decodeCodec(out []byte, items []uriItem) ([]byte, bool, *Error) {
 	sc := m.sc
 	body := sc.body()
 	at := sc.schemeHi + 1
-	t := appendUnescape(t1[:0], body)
-	for k, c := range t {
-		if c < 0x20 || c == 0x7F {
-			return nil, false, m.decodedErr(KindCTL, at, body, k, "decoded control character 0x%02X at offset %d would land in a header", c)
+	// R1.1-R1.3: T = dec(body); a control character anywhere is ctl, then
+	// T must be a MIME text; type and subtype are lower-cased. Runs of
+	// octets that stay as they are move in one copy.
+	start := len(out)
+	slash, bad := -1, -1
+	for i := 0; ; {
+		var c byte
+		var src int
+		if out, c, src, i = decodeStep(out, body, i, tabRCharLower); src < 0 {
+			break
 		}
+		switch {
+		case tabRChar[c]:
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+		case c < 0x20 || c == 0x7F:
+			return nil, false, sc.errAt(KindCTL, at+src, "decoded control character 0x%02X at offset %d would land in a header", c)
+		case c == '/' && slash < 0 && len(out) > start:
+			slash = len(out) - start
+		case bad < 0:
+			bad = src
+		}
+		out = append(out, c)
 	}
-	slash, bad := mimeText(t)
+	t := out[start:]
+	if bad < 0 && (slash < 0 || slash == len(t)-1) {
+		bad = len(body)
+	}
 	if bad >= 0 {
-		return nil, false, m.decodedErr(KindBadMIMEType, at, body, bad, "decoded %q is not a media type (type \"/\" subtype of token characters); offending octet at offset %d", string(t))
+		return nil, false, sc.errAt(KindBadMIMEType, at+bad, "decoded %q is not a media type (type \"/\" subtype of token characters); offending octet at offset %d", Unescape(body))
 	}
-	out = appendMediaType(out, t[:slash], t[slash+1:])
 	collapse := hasURIPrefix(t[slash+1:])
+	if collapse {
+		// R0.13: only the "uri." prefix is lower-cased, and R3 maps the
+		// subtype with its original case.
+		out = appendUnescape(out[:start+slash+5], body[sourceOffset(body, slash+5):])
+	}
+	// R1.4.
 	for _, it := range items {
-		name := sc.s[it.nameLo:it.nameHi]
-		n := appendUnescape(t1[:0], name)
-		for k, c := range n {
-			if c < 0x20 || c == 0x7F {
-				return nil, false, m.decodedErr(KindCTL, it.nameLo, name, k, "decoded control character 0x%02X in a parameter name at offset %d would land in a header", c)
-			}
-			if !setTChar.Contains(c) {
-				return nil, false, m.decodedErr(KindBadParamName, it.nameLo, name, k, "decoded parameter name %q is not a token; octet %q at offset %d", string(n), c)
-			}
+		var err *Error
+		out = append(out, "; "...)
+		if out, err = m.decodedName(out, it); err != nil {
+			return nil, false, err
 		}
-		if asciiEqualFold(n, nameURIBody) || asciiEqualFold(n, nameURIFragment) {
-			return nil, false, sc.errAt(KindReservedParam, it.nameLo, "query item %q at offset %d decodes to a special Content-Type parameter", name)
+		out = append(out, '=', '"')
+		if out, err = m.decodedValue(out, it); err != nil {
+			return nil, false, err
 		}
-		value := sc.s[it.valLo:it.valHi]
-		v := appendUnescape(t2[:0], value)
-		high := false
-		for k, c := range v {
-			if c < 0x20 && c != '\t' || c == 0x7F {
-				return nil, false, m.decodedErr(KindCTL, it.valLo, value, k, "decoded control character 0x%02X at offset %d would land in a header", c)
-			}
-			high = high || c >= 0x80
-		}
-		if high {
-			if k := invalidUTF8(v); k >= 0 {
-				return nil, false, m.decodedErr(KindBadUTF8, it.valLo, value, k, "decoded value is not valid UTF-8 at offset %d")
-			}
-		}
-		out = appendCTParam(out, n, v)
+		out = append(out, '"')
 	}
 	return out, collapse, nil
+}
+
+// decodedName appends N = dec(name) of a query item (R1.4): a control
+// character anywhere is ctl, another non-token octet bad-param-name, and a
+// special Content-Type name reserved-param.
+func (m *ctMapper) decodedName(out []byte, it uriItem) ([]byte, *Error) {
+	sc := m.sc
+	name := sc.s[it.nameLo:it.nameHi]
+	start, bad := len(out), -1
+	for i := 0; ; {
+		var c byte
+		var src int
+		if out, c, src, i = decodeStep(out, name, i, tabTCharPlain); src < 0 {
+			break
+		}
+		if !tabTChar[c] {
+			if c < 0x20 || c == 0x7F {
+				return nil, sc.errAt(KindCTL, it.nameLo+src, "decoded control character 0x%02X in a parameter name at offset %d would land in a header", c)
+			}
+			if bad < 0 {
+				bad = src
+			}
+		}
+		out = append(out, c)
+	}
+	if bad >= 0 {
+		return nil, sc.errAt(KindBadParamName, it.nameLo+bad, "decoded parameter name %q is not a token; octet %q at offset %d", Unescape(name), Unescape(name[bad:])[0])
+	}
+	if n := out[start:]; asciiEqualFold(n, foldURIBody) || asciiEqualFold(n, foldURIFragment) {
+		return nil, sc.errAt(KindReservedParam, it.nameLo, "query item %q at offset %d decodes to a special Content-Type parameter", name)
+	}
+	return out, nil
+}
+
+// decodedValue appends V = dec(value) of a query item, backslash-escaping
+// '"' and '\' (R1.4): a control character other than HTAB is ctl, octets
+// >= 0x80 must be UTF-8.
+func (m *ctMapper) decodedValue(out []byte, it uriItem) ([]byte, *Error) {
+	sc := m.sc
+	value := sc.s[it.valLo:it.valHi]
+	start, high := len(out), false
+	for i := 0; ; {
+		var c byte
+		var src int
+		if out, c, src, i = decodeStep(out, value, i, tabValuePlain); src < 0 {
+			break
+		}
+		switch {
+		case c < 0x20 && c != '\t' || c == 0x7F:
+			return nil, sc.errAt(KindCTL, it.valLo+src, "decoded control character 0x%02X at offset %d would land in a header", c)
+		case c == '"' || c == '\\':
+			out = append(out, '\\')
+		case c >= 0x80:
+			high = true
+		}
+		out = append(out, c)
+	}
+	// The inserted backslashes stand before ASCII octets only, so the
+	// escaped text is valid UTF-8 exactly when the value is.
+	if high && invalidUTF8(out[start:]) >= 0 {
+		k := invalidUTF8(Unescape(value))
+		return nil, sc.errAt(KindBadUTF8, it.valLo+sourceOffset(value, k), "decoded value is not valid UTF-8 at offset %d")
+	}
+	return out, nil
 }
 
 // levelCodec is R2.
@@ -136,7 +211,7 @@ func (m *ctMapper) levelCodec(out, t []byte, items []uriItem, f Option) ([]byte,
 	sc := m.sc
 	mi := -1
 	for i, it := range items {
-		if asciiEqualFold(sc.s[it.nameLo:it.nameHi], nameMIMEType) {
+		if asciiEqualFold(sc.s[it.nameLo:it.nameHi], foldMIMEType) {
 			if mi >= 0 {
 				return nil, sc.errAt(KindDuplicateSpecial, it.nameLo, "second MIME-type query item at offset %d")
 			}
@@ -207,4 +282,18 @@ func mimeText(t []byte) (slash, bad int) {
 		return -1, len(t)
 	}
 	return slash, -1
+}
+
+// decodeStep copies the run of octets in plain at s[i:] to out, then
+// decodes the octet (or %HH triplet) after the run: it returns out, that
+// octet, where it starts in s (src, or -1 at the end of s) and where the
+// next step starts.
+func decodeStep(out []byte, s string, i int, plain *byteTable) (_ []byte, c byte, src, next int) {
+	j := span(s, i, plain)
+	out = append(out, s[i:j]...)
+	if j == len(s) {
+		return out, 0, -1, j
+	}
+	c, next = decodeAt(s, j)
+	return out, c, j, next
 }

@@ -1,5 +1,7 @@
 package mapping
 
+import "strings"
+
 // ToURI maps a Content-Type field value to a URI (draft §2.1-2.4, SPEC
 // rules C and K).
 //
@@ -42,7 +44,7 @@ func toURI(in string, f Option, depth int) (string, error) {
 		return "", err
 	}
 	m := uriMapper{sc: &sc, d: delimiter(f)}
-	out := obuf[:0]
+	out := outputBuffer(obuf[:0], len(in))
 	collapse := false
 	switch {
 	case hasURIPrefix(sc.sub()):
@@ -108,9 +110,9 @@ func itemSep(n int) byte {
 func (m *uriMapper) native(out, t []byte, params []rawParam) []byte {
 	sc := m.sc
 	out = append(out, "ContentType:"...)
-	out = appendEscapeLower(out, sc.typ(), setEncU)
+	out = appendSafeLower(out, sc.typ(), sc.safeType)
 	out = append(out, '/')
-	out = appendEscapeLower(out, sc.sub(), setEncU)
+	out = appendSafeLower(out, sc.sub(), sc.safeSub)
 	n := 0
 	for i, p := range params {
 		if i == sc.frgIdx {
@@ -118,9 +120,15 @@ func (m *uriMapper) native(out, t []byte, params []rawParam) []byte {
 		}
 		out = append(out, itemSep(n))
 		n++
-		out = appendEscape(out, sc.s[p.nameLo:p.nameHi], setEncU)
+		if p.safeName {
+			out = append(out, sc.s[p.nameLo:p.nameHi]...)
+		} else {
+			out = appendEscape(out, sc.s[p.nameLo:p.nameHi], setEncU)
+		}
 		out = append(append(out, '='), m.d...)
-		if p.escaped {
+		if p.safeValue {
+			out = append(out, sc.s[p.valLo:p.valHi]...)
+		} else if p.escaped {
 			t = sc.appendValue(t[:0], p)
 			out = appendEscape(out, t, setEncU)
 		} else {
@@ -238,17 +246,33 @@ func (m *uriMapper) levelItems(out, t1, t2 []byte, params []rawParam, mode int) 
 			continue
 		}
 		name := sc.s[p.nameLo:p.nameHi]
-		t1 = appendUnescape(t1[:0], name)
-		if isSpecialName(t1) {
-			return nil, newError(KindReservedParam, sc.s, p.nameLo, "parameter %q at offset %d is a special name where it has no meaning", name, p.nameLo)
+		if strings.IndexByte(name, '%') < 0 {
+			// dec(name) is name: repair it straight from the input.
+			if isSpecialName(name) {
+				return nil, errSpecialName(sc.s, p.nameLo, name)
+			}
+			out = appendRepair(out, name, setQueryName)
+		} else {
+			t1 = appendUnescape(t1[:0], name)
+			if isSpecialName(t1) {
+				return nil, errSpecialName(sc.s, p.nameLo, name)
+			}
+			out = appendRepair(out, t1, setQueryName)
 		}
-		out = appendRepair(out, t1, setQueryName)
 		out = append(append(out, '='), m.d...)
-		t1 = m.decodedValue(t1, t2, p)
-		out = appendRepair(out, t1, setQueryValue)
+		if v := sc.s[p.valLo:p.valHi]; !p.escaped && strings.IndexByte(v, '%') < 0 {
+			out = appendRepair(out, v, setQueryValue)
+		} else {
+			t1 = m.decodedValue(t1, t2, p)
+			out = appendRepair(out, t1, setQueryValue)
+		}
 		out = append(out, m.d...)
 	}
 	return out, nil
+}
+
+func errSpecialName(in string, off int, name string) *Error {
+	return newError(KindReservedParam, in, off, "parameter %q at offset %d is a special name where it has no meaning", name, off)
 }
 
 // decodedValue returns dec(value) of a parameter, in t (t2 is scratch for
@@ -281,4 +305,13 @@ func sourceOffset(src string, k int) int {
 		}
 	}
 	return i
+}
+
+// appendSafeLower appends ENC_U(lowercase(s)); safe says the scan found s
+// lower-case and safe already, so it is copied.
+func appendSafeLower(out []byte, s string, safe bool) []byte {
+	if safe {
+		return append(out, s...)
+	}
+	return appendEscapeLower(out, s, setEncU)
 }

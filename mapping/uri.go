@@ -125,14 +125,13 @@ type uriScan struct {
 	bodyHi    int // body is s[schemeHi+1:bodyHi], opaque query included
 	fragLo    int // fragment is s[fragLo:hi] when hasFrag
 	hasFrag   bool
+	// contentType: the scheme is ContentType (in any case).
+	contentType bool
 }
 
 func (sc *uriScan) scheme() string { return sc.s[sc.lo:sc.schemeHi] }
 func (sc *uriScan) body() string   { return sc.s[sc.schemeHi+1 : sc.bodyHi] }
 func (sc *uriScan) frag() string   { return sc.s[sc.fragLo:sc.hi] }
-
-// isContentType reports whether the scheme is ContentType (any case).
-func (sc *uriScan) isContentType() bool { return asciiEqualFold(sc.scheme(), "contenttype") }
 
 // errAt builds an error at offset off of s, reported at the corresponding
 // offset of the caller's input.
@@ -161,83 +160,180 @@ func (sc *uriScan) inputOffset(off int) int {
 	return len(sc.in)
 }
 
-// parse applies U1-U9 in order, appending the query items to items and
-// returning them.
+// Octet classes of the fused scan in parse.
+const (
+	uOK      = iota // valid in the body, the query and the fragment
+	uPct            // '%'
+	uQuery          // '?'
+	uHash           // '#'
+	uBracket        // '[' or ']': valid in the body only
+	uOther          // any other octet of 0x21-0x7E: valid nowhere
+	uCTL            // 0x00-0x20 or 0x7F: never in a URI (U4)
+	uHigh           // >= 0x80: an IRI (U1)
+)
+
+var uriClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch b := byte(c); {
+		case b >= 0x80:
+			t[c] = uHigh
+		case b <= 0x20 || b == 0x7F:
+			t[c] = uCTL
+		case b == '%':
+			t[c] = uPct
+		case b == '?':
+			t[c] = uQuery
+		case b == '#':
+			t[c] = uHash
+		case b == '[' || b == ']':
+			t[c] = uBracket
+		case setBody.Contains(b) && setQuery.Contains(b):
+			t[c] = uOK
+		default:
+			t[c] = uOther
+		}
+	}
+	return t
+}()
+
+// errIRI tells parse that the input holds octets >= 0x80 and must go
+// through U1 before any other rule applies.
+var errIRI = &Error{}
+
+// parse applies U1-U9 and reports the first failing rule in their order,
+// appending the query items to items and returning them.
 func (sc *uriScan) parse(in string, items []uriItem) ([]uriItem, *Error) {
 	sc.in, sc.s = in, in
-	// U1: IRI to URI.
-	for i := 0; i < len(in); i++ {
-		if in[i] >= 0x80 {
-			if j := invalidUTF8(in[i:]); j >= 0 {
-				return nil, newError(KindInvalidURI, in, i+j, "invalid UTF-8 at offset %d", i+j)
-			}
-			b := make([]byte, 0, len(in)+2*(len(in)-i))
-			for k := i; k < len(in); k++ {
-				if in[k] >= 0x80 {
-					b = appendPct(b, in[k])
-				} else {
-					b = append(b, in[k])
-				}
-			}
-			sc.s = in[:i] + string(b)
-			sc.converted = true
-			break
+	items, err := sc.scan(items)
+	if err != errIRI {
+		return items, err
+	}
+	// U1: an IRI. Convert it, then scan the URI (which has no octet >= 0x80).
+	i := 0
+	for in[i] < 0x80 {
+		i++
+	}
+	if j := invalidUTF8(in[i:]); j >= 0 {
+		return nil, newError(KindInvalidURI, in, i+j, "invalid UTF-8 at offset %d", i+j)
+	}
+	b := make([]byte, 0, len(in)+2*(len(in)-i))
+	for k := i; k < len(in); k++ {
+		if in[k] >= 0x80 {
+			b = appendPct(b, in[k])
+		} else {
+			b = append(b, in[k])
 		}
 	}
+	sc.s = in[:i] + string(b)
+	sc.converted = true
+	return sc.scan(items)
+}
+
+// scan is parse after U1. U4, U5 and U7 are one pass over the octets after
+// the scheme: errors are recorded as they are met and reported afterwards
+// in rule order. It returns errIRI on meeting an octet >= 0x80.
+func (sc *uriScan) scan(items []uriItem) ([]uriItem, *Error) {
 	s := sc.s
-	// U2, U3.
 	sc.lo, sc.hi = trimWSP(s)
-	i := sc.lo
-	if i < sc.hi && setAlpha.Contains(s[i]) {
-		for i++; i < sc.hi && setScheme.Contains(s[i]); i++ {
+	lo, hi := sc.lo, sc.hi
+	// U3.
+	i := lo
+	if i < hi && tabAlpha[s[i]] {
+		for i++; i < hi && tabScheme[s[i]]; i++ {
 		}
 	}
-	if i == sc.lo || i >= sc.hi || s[i] != ':' {
-		return nil, sc.errAt(KindRelativeURI, sc.lo, "no scheme at offset %d: only absolute URIs are mapped")
+	if i == lo || i >= hi || s[i] != ':' {
+		if hasHighBit(s) {
+			return nil, errIRI
+		}
+		return nil, sc.errAt(KindRelativeURI, lo, "no scheme at offset %d: only absolute URIs are mapped")
 	}
 	sc.schemeHi = i
-	// U4.
-	for j := sc.lo; j < sc.hi; j++ {
-		if c := s[j]; c <= 0x20 || c >= 0x7F {
-			return nil, sc.errAt(KindInvalidURI, j, "octet 0x%02X not allowed in a URI at offset %d", c)
+	sc.contentType = asciiEqualFold(s[lo:i], "contenttype")
+	// U4, U5, U7.
+	const (
+		inBody = iota
+		inQuery
+		inFrag
+	)
+	region, qLo, qHi := inBody, -1, hi
+	bodyErr, fragErr := -1, -1
+	sc.bodyHi, sc.fragLo, sc.hasFrag = hi, hi, false
+	for j := i + 1; j < hi; j++ {
+		for j < hi && uriClass[s[j]] == uOK {
+			j++
+		}
+		if j == hi {
+			break
+		}
+		bad := false
+		switch uriClass[s[j]] {
+		case uPct:
+			if isTriplet(s, j) {
+				j += 2
+				continue
+			}
+			bad = true
+		case uQuery:
+			if region == inBody {
+				region, sc.bodyHi, qLo = inQuery, j, j+1
+			}
+		case uHash:
+			if region == inFrag {
+				bad = true
+				break
+			}
+			if region == inBody {
+				sc.bodyHi = j
+			}
+			region, qHi, sc.fragLo, sc.hasFrag = inFrag, j, j+1, true
+		case uBracket:
+			bad = region == inFrag
+		case uOther:
+			bad = true
+		case uCTL:
+			if hasHighBit(s[j:]) {
+				return nil, errIRI
+			}
+			return nil, sc.errAt(KindInvalidURI, j, "octet 0x%02X not allowed in a URI at offset %d", s[j])
+		case uHigh:
+			return nil, errIRI
+		}
+		if bad {
+			if region == inBody && bodyErr < 0 {
+				bodyErr = j
+			} else if region == inFrag && fragErr < 0 {
+				fragErr = j
+			} // errors in the query are U8's
 		}
 	}
-	// U5.
-	sc.fragLo = sc.hi
-	if j := strings.IndexByte(s[sc.schemeHi:sc.hi], '#'); j >= 0 {
-		sc.fragLo = sc.schemeHi + j + 1
-		sc.hasFrag = true
-	}
-	rest := sc.fragLo
-	if sc.hasFrag {
-		rest--
-	}
-	sc.bodyHi = rest
-	qLo := -1
-	if j := strings.IndexByte(s[sc.schemeHi:rest], '?'); j >= 0 {
-		sc.bodyHi = sc.schemeHi + j
-		qLo = sc.bodyHi + 1
-	}
 	// U6.
-	if sc.isContentType() && strings.HasPrefix(sc.body(), "//") {
+	if sc.contentType && strings.HasPrefix(sc.body(), "//") {
 		return nil, sc.errAt(KindReserved, sc.schemeHi+1, "ContentType:// at offset %d is reserved for future definition")
 	}
 	// U7.
-	if j := invalidIn(sc.body(), setBody); j >= 0 {
-		return nil, sc.invalid(sc.schemeHi+1+j, "the body")
+	if bodyErr >= 0 {
+		return nil, sc.invalid(bodyErr, "the body")
 	}
 	if j, want := badAuthority(sc.body()); j >= 0 {
 		return nil, sc.errAt(KindInvalidURI, sc.schemeHi+1+j, "malformed authority: expected "+want+" at offset %d")
 	}
-	if sc.hasFrag {
-		if j := invalidIn(sc.frag(), setFragment); j >= 0 {
-			return nil, sc.invalid(sc.fragLo+j, "the fragment")
-		}
+	if fragErr >= 0 {
+		return nil, sc.invalid(fragErr, "the fragment")
 	}
 	if qLo < 0 {
 		return items, nil
 	}
-	return sc.query(qLo, rest, items)
+	return sc.query(qLo, qHi, items)
+}
+
+func hasHighBit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
 }
 
 func (sc *uriScan) invalid(off int, where string) *Error {
@@ -248,51 +344,62 @@ func (sc *uriScan) invalid(off int, where string) *Error {
 	return sc.errAt(KindInvalidURI, off, "%q not allowed in "+where+" at offset %d", c)
 }
 
-// query applies U8 and U9 to the query s[lo:hi].
+// query applies U8 and U9 to the query s[lo:hi]. One walk over the
+// '&'-separated items finds each item's first '=' and so both the item
+// bounds and whether the query is opaque (R0.15); the items are then
+// checked in order.
 func (sc *uriScan) query(lo, hi int, items []uriItem) ([]uriItem, *Error) {
 	s := sc.s
-	q := s[lo:hi]
-	if !hasItem(q) {
-		return items, nil // absent
-	}
-	if isOpaque(q) {
-		if j := invalidIn(q, setQuery); j >= 0 {
-			return nil, sc.invalid(lo+j, "an opaque query")
-		}
-		sc.bodyHi = hi
-		return items, nil
-	}
-	for i := lo; i <= hi; {
+	first, opaque := len(items), false
+	for i := lo; i < hi; {
 		end := i + strings.IndexByte(s[i:hi], '&')
 		if end < i {
 			end = hi
 		}
 		if end > i {
-			it, err := sc.item(i, end)
-			if err != nil {
-				return nil, err
+			eq := strings.IndexByte(s[i:end], '=')
+			if eq <= 0 {
+				opaque = true
+				break
 			}
-			items = append(items, it)
+			items = append(items, uriItem{nameLo: i, nameHi: i + eq, valLo: i + eq + 1, valHi: end})
 		}
 		i = end + 1
 	}
-	return items, nil
+	if opaque {
+		if j := invalidIn(s[lo:hi], setQuery); j >= 0 {
+			return nil, sc.invalid(lo+j, "an opaque query")
+		}
+		sc.bodyHi = hi
+		return items[:first], nil
+	}
+	for k := first; k < len(items); k++ {
+		if err := sc.item(&items[k]); err != nil {
+			return nil, err
+		}
+	}
+	// U9, after U8 has passed every item.
+	for _, it := range items[first:] {
+		name := s[it.nameLo:it.nameHi]
+		if asciiEqualFold(name, foldURIBody) || asciiEqualFold(name, foldURIFragment) {
+			return nil, sc.errAt(KindReservedParam, it.nameLo, "query item %s at offset %d is reserved for Content-Types", canonicalName(name))
+		}
+	}
+	return items, nil // no item at all: the query is absent
 }
 
-// item splits one non-empty item s[lo:hi] (which has a non-empty name and
-// an '=') and unquotes its value.
-func (sc *uriScan) item(lo, hi int) (uriItem, *Error) {
+// item applies U8 to one item, whose name is non-empty and followed by
+// '=', and unquotes its value.
+func (sc *uriScan) item(it *uriItem) *Error {
 	s := sc.s
-	eq := lo + strings.IndexByte(s[lo:hi], '=')
-	it := uriItem{nameLo: lo, nameHi: eq, valLo: eq + 1, valHi: hi}
-	if j := invalidIn(s[lo:eq], setQueryName); j >= 0 {
-		return it, sc.invalid(lo+j, "a query name")
+	if j := invalidIn(s[it.nameLo:it.nameHi], setQueryName); j >= 0 {
+		return sc.invalid(it.nameLo+j, "a query name")
 	}
 	v := s[it.valLo:it.valHi]
 	switch {
 	case len(v) > 0 && v[0] == '"':
 		if len(v) < 2 || v[len(v)-1] != '"' {
-			return it, sc.errAt(KindInvalidURI, it.valLo, "unbalanced '\"' around the value at offset %d")
+			return sc.errAt(KindInvalidURI, it.valLo, "unbalanced '\"' around the value at offset %d")
 		}
 		it.valLo++
 		it.valHi--
@@ -301,23 +408,9 @@ func (sc *uriScan) item(lo, hi int) (uriItem, *Error) {
 		it.valHi -= 3
 	}
 	if j := invalidIn(s[it.valLo:it.valHi], setQueryValue); j >= 0 {
-		return it, sc.invalid(it.valLo+j, "a query value")
+		return sc.invalid(it.valLo+j, "a query value")
 	}
-	name := s[lo:eq]
-	if asciiEqualFold(name, nameURIBody) || asciiEqualFold(name, nameURIFragment) {
-		return it, sc.errAt(KindReservedParam, lo, "query item %s at offset %d is reserved for Content-Types", canonicalName(name))
-	}
-	return it, nil
-}
-
-// hasItem reports whether a query has a non-empty item.
-func hasItem[T bytesOrString](q T) bool {
-	for i := 0; i < len(q); i++ {
-		if q[i] != '&' {
-			return true
-		}
-	}
-	return false
+	return nil
 }
 
 // isOpaque is R0.15: some non-empty '&'-separated item has no '=' or

@@ -52,12 +52,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	strict := fs.Bool("strict-uri", false, "write query-value delimiters as %22 (strict RFC 3986 URIs)")
 	lenient := fs.Bool("lenient", false, "accept unquoted parameter values as mail software writes them")
 	asJSON := fs.Bool("json", false, "print one JSON object per value")
-	fs.Usage = func() { usage(stderr, fs) }
+	fs.Usage = func() {} // printed below: to stdout for -h, else to stderr
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			usage(stdout, fs)
 			return exitOK
 		}
+		usage(stderr, fs)
 		return exitUsage
 	}
 	m, err := newMapper(*to, *strict, *lenient)

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func runMailCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	code = run(append([]string{"mail"}, args...), strings.NewReader(stdin), &out, &errs)
+	return code, out.String(), errs.String()
+}
+
+func TestMailCommand(t *testing.T) {
+	const msg = "Subject: x\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\nbody\r\n"
+	const uri = "Subject: x\r\nContent-Type: ContentType:text/plain?charset=\"us-ascii\"\r\n\r\nbody\r\n"
+	const canonical = "Subject: x\r\nContent-Type: text/plain; charset=\"us-ascii\"\r\n\r\nbody\r\n"
+	file := filepath.Join(t.TempDir(), "m.eml")
+	require.NoError(t, os.WriteFile(file, []byte(uri), 0o644))
+
+	cases := []struct {
+		name   string
+		stdin  string
+		args   []string
+		code   int
+		stdout string
+		stderr string // a substring; "" means empty
+	}{
+		{"to URI from standard input", msg, nil, 0, uri, ""},
+		{"to URI with -", msg, []string{"-to", "uri", "-"}, 0, uri, ""},
+		{"back from a file", "", []string{"-to", "ct", file}, 0, canonical, ""},
+		{"canonical", msg, []string{"-to", "canonical"}, 0, canonical, ""},
+		{"strict parsing refuses unquoted values", "Content-Type: text/plain; name=a@b.txt\r\n\r\nx", []string{"-strict-parsing"}, 1, "Content-Type: text/plain; name=a@b.txt\r\n\r\nx", "top: mapping"},
+		{"a problem", "Content-Type: text\r\n\r\nx", nil, 1, "Content-Type: text\r\n\r\nx", "cturi mail: offset 0: mailhdr: top: mapping"},
+		{"bad direction", msg, []string{"-to", "auto"}, 2, "", "unknown target"},
+		{"two files", msg, []string{file, file}, 2, "", "at most one FILE"},
+		{"missing file", "", []string{filepath.Join(t.TempDir(), "none.eml")}, 1, "", "no such file"},
+		{"bad flag", msg, []string{"-nope"}, 2, "", "flag provided but not defined"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runMailCmd(t, tc.stdin, tc.args...)
+			assert.Equal(t, tc.code, code)
+			assert.Equal(t, tc.stdout, stdout)
+			if tc.stderr == "" {
+				assert.Empty(t, stderr)
+			} else {
+				assert.Contains(t, stderr, tc.stderr)
+			}
+		})
+	}
+}
+
+func TestMailHelp(t *testing.T) {
+	code, stdout, stderr := runMailCmd(t, "", "-h")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, stdout, "Usage: cturi mail")
+	assert.Contains(t, stdout, "-to string")
+	assert.Empty(t, stderr)
+
+	// The main usage lists the subcommand.
+	var out bytes.Buffer
+	assert.Equal(t, 0, run([]string{"-h"}, strings.NewReader(""), &out, &out))
+	assert.Contains(t, out.String(), "  mail\n")
+}

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func runCLI(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errs)
+	return out.String(), errs.String(), code
+}
+
+func TestCLI(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		stdin  string
+		out    string
+		errSub string
+		code   int
+	}{
+		{"args, auto", []string{"image/JPEG", "http://example.com/tag42"}, "",
+			"ContentType:image/jpeg\napplication/uri.http%3A%2F%2Fexample.com%2Ftag42\n", "", exitOK},
+		{"stdin, CRLF and LF", nil, "image/JPEG\r\nContentType:image/jpeg\n",
+			"ContentType:image/jpeg\nimage/jpeg\n", "", exitOK},
+		{"stdin without a final newline", nil, "image/JPEG", "ContentType:image/jpeg\n", "", exitOK},
+		{"empty stdin", nil, "", "", "", exitOK},
+		{"an empty line is a value", nil, "\n", "ERROR:syntax\n", `line 1: ""`, exitFailed},
+		{"failure in the middle", nil, "image/JPEG\ntext\nhttp://x/a b\nimage/png\n",
+			"ContentType:image/jpeg\nERROR:syntax\nERROR:invalid-uri\nContentType:image/png\n", "line 3:", exitFailed},
+		{"-to uri forces the direction", []string{"-to", "uri", "http://x"}, "", "ERROR:syntax\n", "expected '/' after the type", exitFailed},
+		{"-to ct forces the direction", []string{"-to", "ct", "text/plain"}, "", "ERROR:relative-uri\n", "no scheme", exitFailed},
+		{"-strict-uri", []string{"-strict-uri", `text/plain; a="b"`}, "", "ContentType:text/plain?a=%22b%22\n", "", exitOK},
+		{"-lenient", []string{"-lenient", "multipart/mixed; boundary=----=_P"}, "", `ContentType:multipart/mixed?boundary="----%3D_P"` + "\n", "", exitOK},
+		{"without -lenient", []string{"multipart/mixed; boundary=----=_P"}, "", "ERROR:syntax\n", "expected ';' or the end at offset 30", exitFailed},
+		{"injection refused", []string{"ContentType:text/plain%0D%0AX-Evil:%201"}, "", "ERROR:ctl\n", "0x0D at offset 22", exitFailed},
+		{"bad -to", []string{"-to", "sideways", "x"}, "", "", `-to must be uri, ct or auto, not "sideways"`, exitUsage},
+		{"unknown flag", []string{"-nope"}, "", "", "flag provided but not defined", exitUsage},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errs, code := runCLI(t, tt.stdin, tt.args...)
+			assert.Equal(t, tt.out, out)
+			assert.Equal(t, tt.code, code, "stderr: %s", errs)
+			if tt.errSub != "" {
+				assert.Contains(t, errs, tt.errSub)
+			} else {
+				assert.Empty(t, errs)
+			}
+		})
+	}
+}
+
+func TestCLIJSON(t *testing.T) {
+	out, _, code := runCLI(t, "image/JPEG\nContentType:text\n", "-json")
+	assert.Equal(t, exitFailed, code)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	require.Len(t, lines, 2)
+	var rs []result
+	for _, l := range lines {
+		var r result
+		require.NoError(t, json.Unmarshal([]byte(l), &r), l)
+		rs = append(rs, r)
+	}
+	assert.Equal(t, result{Input: "image/JPEG", Direction: "to-uri", Output: "ContentType:image/jpeg"}, rs[0])
+	assert.Equal(t, "to-ct", rs[1].Direction)
+	assert.Equal(t, "bad-mime-type", rs[1].Kind)
+	assert.Empty(t, rs[1].Output)
+	assert.Contains(t, rs[1].Error, "mapping: ")
+	// Field names are part of the contract.
+	assert.Contains(t, lines[0], `"input":`)
+	assert.Contains(t, lines[0], `"direction":`)
+	assert.Contains(t, lines[0], `"output":`)
+	assert.Contains(t, lines[0], `"kind":""`)
+	assert.Contains(t, lines[0], `"error":""`)
+}
+
+// TestHelpExamples runs the examples that -h shows and checks their output.
+func TestHelpExamples(t *testing.T) {
+	help, errs, code := runCLI(t, "", "-h")
+	assert.Equal(t, exitOK, code)
+	assert.Empty(t, errs)
+	for _, want := range []string{"-to", "-strict-uri", "-lenient", "-json", "Exit status", "ERROR:<kind>"} {
+		assert.Contains(t, help, want)
+	}
+	re := regexp.MustCompile(`(?m)^  \$ cturi '([^']*)'\n  (.*)$`)
+	examples := re.FindAllStringSubmatch(help, -1)
+	require.Len(t, examples, 2, "two draft examples")
+	for _, ex := range examples {
+		out, _, code := runCLI(t, "", ex[1])
+		assert.Equal(t, exitOK, code)
+		assert.Equal(t, ex[2]+"\n", out, "the help shows the real output of %q", ex[1])
+	}
+}
+
+func TestLongLine(t *testing.T) {
+	long := "text/plain; a=\"" + strings.Repeat("x", maxLineSize) + "\"\nimage/png\n"
+	out, errs, code := runCLI(t, long)
+	assert.Equal(t, exitFailed, code)
+	assert.Equal(t, "ERROR:syntax\nContentType:image/png\n", out, "the line after a long one is still mapped")
+	assert.Contains(t, errs, "line 1:")
+	assert.Contains(t, errs, "longer than")
+}
+
+// lineSource generates n lines of input without holding them in memory.
+type lineSource struct {
+	n, i int
+	buf  []byte
+}
+
+func (s *lineSource) Read(p []byte) (int, error) {
+	for len(s.buf) < len(p) && s.i < s.n {
+		if s.i%2 == 0 {
+			s.buf = fmt.Appendf(s.buf, "text/plain; n=\"%d\"\n", s.i)
+		} else {
+			s.buf = fmt.Appendf(s.buf, "http://example.com/%d\r\n", s.i)
+		}
+		s.i++
+	}
+	if len(s.buf) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, s.buf)
+	s.buf = s.buf[:copy(s.buf, s.buf[n:])]
+	return n, nil
+}
+
+// heapSampler counts output lines and samples the heap every 100 000.
+type heapSampler struct {
+	lines      int
+	minH, maxH uint64
+}
+
+func (w *heapSampler) Write(p []byte) (int, error) {
+	for _, c := range p {
+		if c == '\n' {
+			w.lines++
+			if w.lines%100_000 == 0 {
+				var ms runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&ms)
+				if w.minH == 0 || ms.HeapInuse < w.minH {
+					w.minH = ms.HeapInuse
+				}
+				w.maxH = max(w.maxH, ms.HeapInuse)
+			}
+		}
+	}
+	return len(p), nil
+}
+
+// TestStreamMillionLines: a million lines go through one run with memory
+// that does not grow with the input.
+func TestStreamMillionLines(t *testing.T) {
+	n := 1_000_000
+	w := &heapSampler{}
+	var errs bytes.Buffer
+	code := run(nil, bufio.NewReader(&lineSource{n: n}), w, &errs)
+	assert.Equal(t, exitOK, code, errs.String())
+	assert.Equal(t, n, w.lines)
+	t.Logf("heap in use between %d and %d bytes", w.minH, w.maxH)
+	assert.Less(t, w.maxH-w.minH, uint64(4<<20), "heap grew with the input")
+}

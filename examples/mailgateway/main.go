@@ -1,0 +1,79 @@
+// Command mailgateway is an SMTP relay that rewrites the Content-Type
+// fields of every message it receives (package mailhdr: to URI labels by
+// default) and hands the message on: to the next SMTP hop given by
+// -next, into the folder given by -dir, or else to standard output.
+//
+//	go run ./examples/mailgateway                      # listen on 127.0.0.1:2525, print messages
+//	go run ./examples/mailgateway -to ct -next 127.0.0.1:25
+//
+// It listens on 127.0.0.1 by default, takes no authentication and speaks
+// no TLS: put it on a trusted path. Interrupt it to stop it.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/cturi/cturi/examples/mailgateway/relay"
+	"github.com/cturi/cturi/mailhdr"
+	"github.com/emersion/go-smtp"
+)
+
+func main() {
+	listen := flag.String("listen", "127.0.0.1:2525", "address to listen on")
+	to := flag.String("to", "uri", "rewrite Content-Types to: uri, ct or canonical")
+	next := flag.String("next", "", "next SMTP hop (host:port) to relay to")
+	dir := flag.String("dir", "", "folder to write messages into, when there is no -next")
+	maxBytes := flag.Int64("max-message-bytes", 64<<20, "largest message accepted")
+	flag.Parse()
+
+	target, err := mailhdr.ParseTarget(*to)
+	if err != nil {
+		log.Fatal(err)
+	}
+	be := &relay.Backend{
+		Options: mailhdr.Options{To: target},
+		Logf:    log.Printf,
+	}
+	switch {
+	case *next != "":
+		be.Deliver = relay.SMTPDeliver(*next)
+	case *dir != "":
+		be.Deliver = relay.DirDeliver(*dir)
+	default:
+		be.Deliver = relay.WriterDeliver(os.Stdout)
+	}
+
+	s := smtp.NewServer(be)
+	s.Domain = "localhost"
+	s.MaxMessageBytes = *maxBytes
+	s.ReadTimeout = time.Minute
+	s.WriteTimeout = time.Minute
+	l, err := net.Listen("tcp", *listen)
+	if err != nil {
+		log.Fatal(err)
+	}
+	log.Printf("mailgateway: rewriting Content-Types to %s, listening on %s", target, l.Addr())
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := s.Shutdown(shut); err != nil {
+			fmt.Fprintln(os.Stderr, "mailgateway:", err)
+		}
+	}()
+	if err := s.Serve(l); err != nil && !errors.Is(err, smtp.ErrServerClosed) {
+		log.Fatal(err)
+	}
+}

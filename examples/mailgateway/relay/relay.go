@@ -1,0 +1,142 @@
+// Package relay is the SMTP side of the mailgateway example: a go-smtp
+// Backend that rewrites the Content-Type fields of every message it
+// receives with package mailhdr, streaming, and hands the rewritten
+// message on to a Deliver function: the next SMTP hop, a folder, or a
+// writer.
+package relay
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/cturi/cturi/mailhdr"
+	"github.com/emersion/go-smtp"
+)
+
+// Deliver hands on one rewritten message, read from msg, for the envelope
+// sender from and recipients to.
+type Deliver func(from string, to []string, msg io.Reader) error
+
+// Backend is a go-smtp Backend that rewrites and delivers each message.
+type Backend struct {
+	// Options control the rewrite.
+	Options mailhdr.Options
+	// Deliver hands on each rewritten message.
+	Deliver Deliver
+	// Logf, if not nil, is told about each problem the rewrite reports;
+	// the message is delivered all the same, with the fields it could not
+	// rewrite left as they were.
+	Logf func(format string, args ...any)
+}
+
+// NewSession implements smtp.Backend.
+func (b *Backend) NewSession(*smtp.Conn) (smtp.Session, error) {
+	return &session{b: b}, nil
+}
+
+type session struct {
+	b    *Backend
+	from string
+	to   []string
+}
+
+func (s *session) Mail(from string, _ *smtp.MailOptions) error {
+	s.from = from
+	return nil
+}
+
+func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	s.to = append(s.to, to)
+	return nil
+}
+
+// Data rewrites the message as it arrives and delivers it.
+func (s *session) Data(r io.Reader) error {
+	if len(s.to) == 0 {
+		return &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 5, 1}, Message: "no valid recipients"}
+	}
+	rr := mailhdr.NewReader(r, s.b.Options)
+	if err := s.b.Deliver(s.from, s.to, rr); err != nil {
+		return fmt.Errorf("relay: delivering: %w", err)
+	}
+	// A Deliver that stopped reading early must not cut the message: the
+	// SMTP reader needs the rest consumed.
+	if _, err := io.Copy(io.Discard, rr); err != nil {
+		return err
+	}
+	if s.b.Logf != nil {
+		rep := rr.Report()
+		for i := range rep.Problems {
+			s.b.Logf("message from %s: %v", s.from, &rep.Problems[i])
+		}
+	}
+	return nil
+}
+
+func (s *session) Reset() {
+	s.from, s.to = "", nil
+}
+
+func (s *session) Logout() error { return nil }
+
+// SMTPDeliver returns a Deliver that sends each message to the SMTP
+// server at addr (host:port), without TLS: a next hop on a trusted
+// network, or on 127.0.0.1.
+func SMTPDeliver(addr string) Deliver {
+	return func(from string, to []string, msg io.Reader) error {
+		c, err := smtp.Dial(addr)
+		if err != nil {
+			return err
+		}
+		defer c.Close()
+		if err := c.SendMail(from, to, msg); err != nil {
+			return err
+		}
+		return c.Quit()
+	}
+}
+
+// DirDeliver returns a Deliver that writes each message to a new file
+// in dir, named by the time it arrived and a counter, with the suffix
+// .eml. A file is written under a temporary name and renamed when it is
+// complete.
+func DirDeliver(dir string) Deliver {
+	var n atomic.Uint64
+	return func(_ string, _ []string, msg io.Reader) error {
+		name := fmt.Sprintf("%s-%d.eml", time.Now().UTC().Format("20060102T150405.000000000"), n.Add(1))
+		tmp, err := os.CreateTemp(dir, ".incoming-*")
+		if err != nil {
+			return err
+		}
+		_, err = io.Copy(tmp, msg)
+		err = errors.Join(err, tmp.Close())
+		if err == nil {
+			err = os.Rename(tmp.Name(), filepath.Join(dir, name))
+		}
+		if err != nil {
+			os.Remove(tmp.Name())
+		}
+		return err
+	}
+}
+
+// WriterDeliver returns a Deliver that writes each message to w, after
+// a line "=== message from <from> to <to>", one message at a time.
+func WriterDeliver(w io.Writer) Deliver {
+	var mu sync.Mutex
+	return func(from string, to []string, msg io.Reader) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if _, err := fmt.Fprintf(w, "=== message from <%s> to %q\n", from, to); err != nil {
+			return err
+		}
+		_, err := io.Copy(w, msg)
+		return err
+	}
+}

@@ -1,0 +1,274 @@
+package mailhdr
+
+import (
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cturi/cturi/mapping"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// nested returns a message of depth multiparts nested in one another,
+// each with its own boundary, around one text part. With closed false,
+// only the outermost multipart is closed, which closes all the others.
+func nested(depth int, closed bool) string {
+	var b strings.Builder
+	for i := range depth {
+		fmt.Fprintf(&b, "Content-Type: multipart/mixed; boundary=b%d\r\n\r\n--b%d\r\n", i, i)
+	}
+	b.WriteString("Content-Type: text/plain\r\n\r\nleaf\r\n")
+	for i := depth - 1; i >= 0; i-- {
+		if closed || i == 0 {
+			fmt.Fprintf(&b, "--b%d--\r\n", i)
+		}
+	}
+	return b.String()
+}
+
+func TestDeepNesting(t *testing.T) {
+	const depth = 5000
+	msg := nested(depth, true)
+
+	// The default depth limit stops the descent at depth 100.
+	out, rep := rewriteBytes(t, []byte(msg), Options{To: Canonical})
+	assert.Equal(t, DefaultMaxDepth+1, rep.Rewritten)
+	require.Len(t, rep.Problems, 1)
+	assert.Equal(t, KindTooDeep, rep.Problems[0].Kind)
+	assert.Len(t, rep.Problems[0].Path, DefaultMaxDepth)
+	assert.Equal(t, len(msg)+2*(DefaultMaxDepth+1), len(out), "each rewritten field gains two quotes")
+
+	// Without a limit, every level is read, in linear time.
+	start := time.Now()
+	out, rep = rewriteBytes(t, []byte(msg), Options{MaxDepth: -1})
+	elapsed := time.Since(start)
+	assert.Equal(t, depth+1, rep.Rewritten)
+	assert.True(t, rep.OK(), "%v", rep.Err())
+	back, rep := rewriteBytes(t, out, Options{To: ToContentType, MaxDepth: -1})
+	assert.Equal(t, depth+1, rep.Rewritten)
+	canon, _ := rewriteBytes(t, []byte(msg), Options{To: Canonical, MaxDepth: -1})
+	assert.Equal(t, string(canon), string(back))
+	assert.Less(t, elapsed, 10*time.Second)
+}
+
+// TestDeepNestingClosedByOutermost: one close delimiter closes 5000 open
+// multiparts; the report counts every one and lists up to MaxProblems.
+func TestDeepNestingClosedByOutermost(t *testing.T) {
+	const depth = 5000
+	msg := nested(depth, false)
+	out, rep := rewriteBytes(t, []byte(msg), Options{MaxDepth: -1, To: ToContentType})
+	assert.Equal(t, msg, string(out))
+	assert.Len(t, rep.Problems, DefaultMaxProblems)
+	assert.Equal(t, depth-1, len(rep.Problems)+rep.Omitted)
+	for _, p := range rep.Problems {
+		require.Equal(t, KindMissingDelimiter, p.Kind)
+	}
+}
+
+// TestDeepMessageChain nests message/rfc822 parts 5000 deep, then
+// multiparts inside, and checks that delimiter lines deep inside cost
+// the same as anywhere (no scan of the stack per line).
+func TestDeepMessageChain(t *testing.T) {
+	const depth = 5000
+	var b strings.Builder
+	b.WriteString("Content-Type: multipart/mixed; boundary=top\r\n\r\n--top\r\n")
+	for range depth {
+		b.WriteString("Content-Type: message/rfc822\r\n\r\n")
+	}
+	b.WriteString("Content-Type: multipart/mixed; boundary=in\r\n\r\n")
+	for range 2000 {
+		b.WriteString("--in\r\nContent-Type: text/plain\r\n\r\n--inx not a delimiter\r\n--in-- junk\r\n--top-- neither\r\n")
+	}
+	b.WriteString("--in--\r\n--top--\r\n")
+	msg := b.String()
+	out, rep := rewriteBytes(t, []byte(msg), Options{MaxDepth: -1, MaxProblems: -1})
+	assert.Equal(t, 1+depth+1+2000, rep.Rewritten)
+	assert.Equal(t, 2000, len(rep.Problems), "one bad-delimiter per part")
+	for _, p := range rep.Problems {
+		require.Equal(t, KindBadDelimiter, p.Kind)
+	}
+	back, _ := rewriteBytes(t, out, Options{MaxDepth: -1, To: ToContentType})
+	canon, _ := rewriteBytes(t, []byte(msg), Options{MaxDepth: -1, To: Canonical})
+	assert.Equal(t, string(canon), string(back))
+}
+
+// bigHeader returns a message whose header holds n octets of folded
+// X-Big field before its Content-Type.
+func bigHeader(n int, folded bool) string {
+	var b strings.Builder
+	b.WriteString("X-Big: ")
+	line := strings.Repeat("a", 70)
+	for b.Len() < n {
+		b.WriteString(line)
+		if folded {
+			b.WriteString("\r\n ")
+		}
+	}
+	b.WriteString("\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\nbody\r\n")
+	return b.String()
+}
+
+func TestHugeHeader(t *testing.T) {
+	for _, folded := range []bool{true, false} {
+		msg := bigHeader(10<<20, folded)
+		out, rep := rewriteBytes(t, []byte(msg), Options{})
+		assert.Equal(t, msg, string(out), "passed through whole")
+		require.Len(t, rep.Problems, 1)
+		if folded {
+			assert.Equal(t, KindHeaderTooLarge, rep.Problems[0].Kind)
+		} else {
+			assert.Equal(t, KindHeaderTooLarge, rep.Problems[0].Kind, "the header limit comes before the field limit: X-Big is not held")
+		}
+
+		out, rep = rewriteBytes(t, []byte(msg), Options{MaxHeaderBytes: 16 << 20})
+		assert.True(t, rep.OK(), "%v", rep.Err())
+		assert.Equal(t, 1, rep.Rewritten)
+		assert.Equal(t, strings.Replace(msg, `text/plain; charset=us-ascii`, `ContentType:text/plain?charset="us-ascii"`, 1), string(out))
+	}
+}
+
+func TestHugeContentTypeField(t *testing.T) {
+	msg := "Content-Type: multipart/mixed; boundary=b; x=\"" + strings.Repeat("y", 200<<10) + "\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nx\r\n--b--\r\n"
+	out, rep := rewriteBytes(t, []byte(msg), Options{})
+	assert.Equal(t, msg, string(out))
+	assert.Equal(t, []problemAt{{"top", KindFieldTooLarge}}, problemsOf(rep))
+	assert.Equal(t, 0, rep.Rewritten, "the parts are not examined")
+
+	_, rep = rewriteBytes(t, []byte(msg), Options{MaxFieldBytes: 1 << 20})
+	assert.True(t, rep.OK())
+	assert.Equal(t, 2, rep.Rewritten)
+}
+
+func TestLongLinesInBodies(t *testing.T) {
+	// A line much longer than the buffer, starting with a delimiter; and
+	// a long line of white space after one.
+	long := strings.Repeat("z", 3*readBufSize)
+	msg := "Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n--b" + long + "\r\n" +
+		long + "\r\n--b--\r\n"
+	out, rep := rewriteBytes(t, []byte(msg), Options{})
+	assert.True(t, rep.OK(), "%v", rep.Err())
+	assert.Equal(t, 2, rep.Rewritten)
+	assert.Equal(t, len(msg)+len(`ContentType:?boundary=""`)-len(`; boundary=`)+len("ContentType:")-len(""), len(out))
+}
+
+// messageSource generates, on the fly and without allocating, a
+// multipart message with one text part and one attachment of about size
+// octets of base64-like lines, some of them starting with "--".
+// Content-Types are written as cts gives them.
+type messageSource struct {
+	head, chunk, tail []byte
+	cur               []byte // the rest of the segment being read
+	chunks            int64  // chunks still to send
+	tailSent          bool
+}
+
+var bodyLine = strings.Repeat("QUJD", 19) + "\r\n"
+var dashLine = "--bndx is not a delimiter, nor is the next line\r\n--bn\r\n"
+
+func newMessageSource(size int64, cts [3]string) *messageSource {
+	chunk := []byte(strings.Repeat(bodyLine, 1000) + dashLine)
+	s := &messageSource{
+		head:   fmt.Appendf(nil, "From: a@example.com\r\nContent-Type: %s\r\n\r\npreamble\r\n--bnd\r\nContent-Type: %s\r\n\r\nsee attachment\r\n--bnd\r\nContent-Type: %s\r\nContent-Transfer-Encoding: base64\r\n\r\n", cts[0], cts[1], cts[2]),
+		chunk:  chunk,
+		tail:   []byte("--bnd--\r\nepilogue\r\n"),
+		chunks: (size + int64(len(chunk)) - 1) / int64(len(chunk)),
+	}
+	s.cur = s.head
+	return s
+}
+
+func (s *messageSource) Read(p []byte) (int, error) {
+	for len(s.cur) == 0 {
+		switch {
+		case s.chunks > 0:
+			s.chunks--
+			s.cur = s.chunk
+		case !s.tailSent:
+			s.tailSent = true
+			s.cur = s.tail
+		default:
+			return 0, io.EOF
+		}
+	}
+	n := copy(p, s.cur)
+	s.cur = s.cur[n:]
+	return n, nil
+}
+
+// TestStreamLargeBody streams a message with a large attachment through
+// Rewrite and compares a checksum of the output with one of the expected
+// output, generated the same way with the Content-Types written as URIs.
+// The size is 64 MiB (8 MiB under the race detector) unless
+// MAILHDR_STREAM_BYTES says otherwise: CI runs it once with 1 GiB,
+// without -race (see .ci/run). Heap in use must not grow with the size.
+func TestStreamLargeBody(t *testing.T) {
+	size := int64(64 << 20)
+	if raceEnabled {
+		size = 8 << 20
+	}
+	if v := os.Getenv("MAILHDR_STREAM_BYTES"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		require.NoError(t, err, "MAILHDR_STREAM_BYTES")
+		size = n
+	}
+	cts := [3]string{"multipart/mixed; boundary=bnd", "text/plain; charset=us-ascii", "application/octet-stream; name=\"big.bin\""}
+	var uris [3]string
+	for i, ct := range cts {
+		u, err := mapping.ToURI(ct, mapping.Lenient)
+		require.NoError(t, err)
+		uris[i] = u
+	}
+
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+
+	src := &heapSampler{r: newMessageSource(size, cts)}
+	got := crc32.NewIEEE()
+	start := time.Now()
+	rep, err := Rewrite(got, src, Options{})
+	elapsed := time.Since(start)
+	require.NoError(t, err)
+	assert.True(t, rep.OK(), "%v", rep.Err())
+	assert.Equal(t, 3, rep.Rewritten)
+
+	want := crc32.NewIEEE()
+	_, err = io.Copy(want, newMessageSource(size, uris))
+	require.NoError(t, err)
+	assert.Equal(t, want.Sum32(), got.Sum32(), "output differs from the expected stream")
+
+	growth := int64(src.peak) - int64(before.HeapInuse)
+	t.Logf("%d MiB in %v (%.0f MB/s), heap in use grew by at most %d KiB", size>>20, elapsed, float64(size)/elapsed.Seconds()/1e6, growth>>10)
+	assert.Less(t, growth, int64(4<<20), "heap in use must not depend on the body size")
+}
+
+// TestHeapIndependentOfSize streams a 1 MiB and a 64 MiB message (16 MiB
+// under the race detector) through Rewrite and compares the growth of
+// HeapInuse (runtime.ReadMemStats, sampled during the run, over a GC'd
+// baseline): it must not differ by more than 1 MiB.
+func TestHeapIndependentOfSize(t *testing.T) {
+	big := int64(64 << 20)
+	if raceEnabled {
+		big = 16 << 20
+	}
+	cts := [3]string{"multipart/mixed; boundary=bnd", "text/plain", "application/octet-stream"}
+	growth := func(size int64) int64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		src := &heapSampler{r: newMessageSource(size, cts)}
+		_, err := Rewrite(io.Discard, src, Options{})
+		require.NoError(t, err)
+		return int64(src.peak) - int64(ms.HeapInuse)
+	}
+	small, large := growth(1<<20), growth(big)
+	t.Logf("heap in use grew by %d KiB for 1 MiB, %d KiB for %d MiB", small>>10, large>>10, big>>20)
+	assert.Less(t, large-small, int64(1<<20))
+}

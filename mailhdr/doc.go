@@ -1,0 +1,49 @@
+// Package mailhdr rewrites the Content-Type fields of MIME mail between
+// Content-Types and the URI labels of draft-eastlake-cturi (as the cturi
+// SPEC resolves it, implemented by package mapping), in flight, leaving
+// every other octet of the message as it was.
+//
+// It reads messages as RFC 5322 (with RFC 6532's UTF-8), RFC 2045 and
+// RFC 2046 define them: header fields, folded or not, then a body; a
+// multipart body split by delimiter lines (RFC 2046 §5.1.1), parts
+// defaulting to message/rfc822 in a multipart/digest (§5.1.5); a
+// message/rfc822 or message/global (RFC 6532 §3.5) body holding a
+// message of its own.
+//
+// # Rewriting a message
+//
+// Rewrite copies a message from an io.Reader to an io.Writer; NewReader
+// wraps a source so that reading gives the rewritten message:
+//
+//	rep, err := mailhdr.Rewrite(os.Stdout, os.Stdin, mailhdr.Options{To: mailhdr.ToURI})
+//
+// The output equals the input octet for octet except the Content-Type
+// fields rewritten. A rewritten field keeps its name as written and the
+// white space after the colon, is folded at 78 columns with the field's
+// own line ending, and never has a line over 998 octets. A URI label has
+// no white space to fold at, so one longer than a line is folded by
+// inserting white space, which readers drop (RFC 3986 Appendix C), as
+// this package does when it reads a URI label.
+//
+// The scanner is the package's own: go-message, which users of this
+// package hold messages in, reads for a consumer and re-encodes what it
+// writes, while a gateway must copy what it does not rewrite. Memory
+// does not depend on the size of the message, and time is linear in it,
+// however deep the nesting: delimiter lines are matched against every
+// open multipart with one map look-up.
+//
+// # Malformed input and limits
+//
+// Nothing is refused and nothing is lost: input the scanner cannot make
+// sense of is copied as it is, and the Report lists each Content-Type
+// that was not rewritten and each part passed through unexamined, with
+// its Path and Kind. Options bound the header block (1 MiB), one held
+// field (100 KiB) and the nesting depth (100); past a limit the rest of
+// the entity is copied unexamined, and the Report says so.
+//
+// # go-message
+//
+// RewriteHeader rewrites a github.com/emersion/go-message textproto.Header
+// in place, keeping the order and raw bytes of its fields; Walk rewrites
+// the headers of a message.Entity tree as it walks it.
+package mailhdr

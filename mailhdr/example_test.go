@@ -1,0 +1,111 @@
+package mailhdr_test
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/cturi/cturi/mailhdr"
+	message "github.com/emersion/go-message"
+	"github.com/emersion/go-message/textproto"
+)
+
+// exampleMessage has LF line endings, which Rewrite keeps.
+const exampleMessage = "From: alice@example.com\n" +
+	"Content-Type: multipart/mixed; boundary=\"----=_Part_0\"\n" +
+	"\n" +
+	"------=_Part_0\n" +
+	"Content-Type: text/plain; charset=us-ascii\n" +
+	"\n" +
+	"Hello.\n" +
+	"------=_Part_0--\n"
+
+func ExampleRewrite() {
+	rep, err := mailhdr.Rewrite(os.Stdout, strings.NewReader(exampleMessage), mailhdr.Options{To: mailhdr.ToURI})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(rep.Rewritten, "fields rewritten, problems:", rep.Err())
+	// Output:
+	// From: alice@example.com
+	// Content-Type: ContentType:multipart/mixed?boundary="----%3D_Part_0"
+	//
+	// ------=_Part_0
+	// Content-Type: ContentType:text/plain?charset="us-ascii"
+	//
+	// Hello.
+	// ------=_Part_0--
+	// 2 fields rewritten, problems: <nil>
+}
+
+func ExampleRewrite_report() {
+	msg := "Content-Type: multipart/mixed; boundary=b\r\n\r\n" +
+		"--b\r\nContent-Type: text\r\n\r\nno subtype\r\n" // and no close delimiter
+	rep, _ := mailhdr.Rewrite(io.Discard, strings.NewReader(msg), mailhdr.Options{})
+	for _, p := range rep.Problems {
+		fmt.Println(p.Path, p.Kind)
+	}
+	// Output:
+	// 1 mapping
+	// top missing-delimiter
+}
+
+func ExampleNewReader() {
+	labelled := "Content-Type: ContentType:text/plain?charset=\"utf-8\"\r\n\r\nhi\r\n"
+	r := mailhdr.NewReader(strings.NewReader(labelled), mailhdr.Options{To: mailhdr.ToContentType})
+	b, err := io.ReadAll(r)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%q\n", b)
+	fmt.Println(r.Report().Rewritten)
+	// Output:
+	// "Content-Type: text/plain; charset=\"utf-8\"\r\n\r\nhi\r\n"
+	// 1
+}
+
+func ExampleRewriteHeader() {
+	var h textproto.Header
+	h.Add("Subject", "report")
+	h.Add("Content-Type", "application/pdf; name=report.pdf")
+	h.Add("From", "alice@example.com") // Add puts a field on top
+	n, err := mailhdr.RewriteHeader(&h, mailhdr.Options{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(n)
+	for f := h.Fields(); f.Next(); {
+		fmt.Printf("%s: %s\n", f.Key(), f.Value())
+	}
+	// Output:
+	// 1
+	// From: alice@example.com
+	// Content-Type: ContentType:application/pdf?name="report.pdf"
+	// Subject: report
+}
+
+func ExampleWalk() {
+	e, err := message.Read(strings.NewReader(exampleMessage))
+	if err != nil {
+		panic(err)
+	}
+	rep, err := mailhdr.Walk(e, mailhdr.Options{}, func(path []int, part *message.Entity, err error) error {
+		fmt.Println(path, part.Header.Get("Content-Type"))
+		return err
+	})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(rep.Rewritten)
+	// Output:
+	// [] ContentType:multipart/mixed?boundary="----%3D_Part_0"
+	// [0] ContentType:text/plain?charset="us-ascii"
+	// 2
+}
+
+func ExampleParseTarget() {
+	t, err := mailhdr.ParseTarget("canonical")
+	fmt.Println(t == mailhdr.Canonical, err)
+	// Output: true <nil>
+}

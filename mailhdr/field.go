@@ -1,0 +1,183 @@
+package mailhdr
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/cturi/cturi/mapping"
+)
+
+// fieldRewriter maps the value of Content-Type fields and formats the
+// rewritten field. It is not safe for concurrent use.
+type fieldRewriter struct {
+	to      Target
+	opts    []mapping.Option
+	scratch []byte
+}
+
+func newFieldRewriter(o *Options) *fieldRewriter {
+	return &fieldRewriter{to: o.To, opts: o.mappingOptions()}
+}
+
+// ctInfo is what the scanner needs to know of a Content-Type.
+type ctInfo struct {
+	known       bool   // the value parsed (as a Content-Type or via its URI)
+	mediaType   string // lower-case type "/" subtype
+	boundary    string
+	hasBoundary bool
+}
+
+// fieldOutcome says what rewrite did with one field.
+type fieldOutcome struct {
+	rewritten bool
+	ct        ctInfo
+	kind      Kind // 0, KindMapping or KindLineTooLong
+	err       error
+}
+
+// rewrite appends the Content-Type field raw (name, colon, value with its
+// folding and its final line ending, if any) to dst, rewritten to the
+// target if it maps and is not in the target form already, unchanged
+// otherwise. defaultNL is the line ending to fold with when raw has none.
+func (fr *fieldRewriter) rewrite(dst, raw []byte, defaultNL string) ([]byte, fieldOutcome) {
+	var out fieldOutcome
+	colon := bytes.IndexByte(raw, ':')
+	if colon < 0 { // callers pass fields only; be safe anyway
+		return append(dst, raw...), out
+	}
+	j := colon + 1
+	for j < len(raw) && isWSP(raw[j]) {
+		j++
+	}
+	prefix := raw[:j]
+
+	fr.scratch = unfold(fr.scratch[:0], raw[j:])
+	value := string(trimWSP(fr.scratch))
+	isURI := mapping.Detect(value) == mapping.DirectionToContentType
+	if isURI {
+		// RFC 3986 Appendix C: white space in a URI is not part of it.
+		value = removeWSP(value)
+	}
+
+	var mapped, ctText string
+	var err error
+	rewrite := false
+	switch fr.to {
+	case ToURI:
+		if isURI {
+			ctText, err = mapping.ToContentType(value, fr.opts...)
+		} else {
+			ctText = value
+			mapped, err = mapping.ToURI(value, fr.opts...)
+			rewrite = err == nil
+		}
+	case ToContentType:
+		if isURI {
+			mapped, err = mapping.ToContentType(value, fr.opts...)
+			ctText, rewrite = mapped, err == nil
+		} else {
+			ctText = value
+		}
+	default: // Canonical
+		mapped, err = mapping.Canonical(value, fr.opts...)
+		switch {
+		case err == nil:
+			ctText = mapped
+			rewrite = mapped != value
+		case !isURI:
+			ctText = value
+		}
+	}
+	if err != nil {
+		out.kind, out.err = KindMapping, err
+	}
+	out.ct = structureOf(ctText)
+
+	if !rewrite {
+		return append(dst, raw...), out
+	}
+	nl, final := lineEndings(raw, defaultNL)
+	dst, ok := appendFolded(dst, prefix, mapped, !isURI && fr.to == ToURI, nl, final)
+	if !ok {
+		out.kind, out.err = KindLineTooLong, nil
+		return append(dst, raw...), out
+	}
+	out.rewritten = true
+	return dst, out
+}
+
+// structureOf parses a Content-Type leniently for the scanner; a value
+// that does not parse gives the zero ctInfo (unknown).
+func structureOf(ct string) ctInfo {
+	if ct == "" {
+		return ctInfo{}
+	}
+	p, err := mapping.ParseContentType(ct, mapping.Lenient)
+	if err != nil {
+		return ctInfo{}
+	}
+	info := ctInfo{known: true, mediaType: strings.ToLower(p.Type + "/" + p.Subtype)}
+	info.boundary, info.hasBoundary = p.Param("boundary")
+	return info
+}
+
+// unfold appends v to dst without its line endings (LF and a CR before
+// it), which undoes folding (RFC 5322 §2.2.3) and drops the field's final
+// line ending.
+func unfold(dst, v []byte) []byte {
+	for {
+		i := bytes.IndexByte(v, '\n')
+		if i < 0 {
+			return append(dst, v...)
+		}
+		seg := v[:i]
+		if len(seg) > 0 && seg[len(seg)-1] == '\r' {
+			seg = seg[:len(seg)-1]
+		}
+		dst = append(dst, seg...)
+		v = v[i+1:]
+	}
+}
+
+func trimWSP(b []byte) []byte {
+	for len(b) > 0 && isWSP(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isWSP(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func removeWSP(s string) string {
+	if !strings.ContainsAny(s, " \t") {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if !isWSP(s[i]) {
+			b = append(b, s[i])
+		}
+	}
+	return string(b)
+}
+
+// lineEndings returns the line ending of the field's first line (the one
+// to fold with; defaultNL if the field has none) and its final one (empty
+// if the field is cut off by the end of the input).
+func lineEndings(raw []byte, defaultNL string) (nl, final string) {
+	nl = defaultNL
+	if i := bytes.IndexByte(raw, '\n'); i >= 0 {
+		nl = "\n"
+		if i > 0 && raw[i-1] == '\r' {
+			nl = "\r\n"
+		}
+	}
+	if n := len(raw); n > 0 && raw[n-1] == '\n' {
+		final = "\n"
+		if n > 1 && raw[n-2] == '\r' {
+			final = "\r\n"
+		}
+	}
+	return nl, final
+}

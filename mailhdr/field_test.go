@@ -1,0 +1,158 @@
+package mailhdr
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/cturi/cturi/mapping"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestRewriteField(t *testing.T) {
+	long := strings.Repeat("x", 1200)
+	cases := []struct {
+		name, raw string
+		to        Target
+		want      string // "" means unchanged
+		kind      Kind
+	}{
+		{"name bytes and white space kept", "content-TYPE :\t text/plain\r\n", ToURI, "content-TYPE :\t ContentType:text/plain\r\n", 0},
+		{"no white space after the colon", "Content-Type:text/plain\n", ToURI, "Content-Type:ContentType:text/plain\n", 0},
+		{"value on a continuation line", "Content-Type:\r\n text/plain\r\n", ToURI, "Content-Type:ContentType:text/plain\r\n", 0},
+		{"folded value", "Content-Type: text/plain;\r\n\tcharset=us-ascii\r\n", ToURI, "Content-Type: ContentType:text/plain?charset=\"us-ascii\"\r\n", 0},
+		{"no final line ending", "Content-Type: text/plain", ToURI, "Content-Type: ContentType:text/plain", 0},
+		{"URI left alone going to URIs", "Content-Type: ContentType:text/plain\r\n", ToURI, "", 0},
+		{"Content-Type left alone going to Content-Types", "Content-Type: text/plain\r\n", ToContentType, "", 0},
+		{"URI to Content-Type", "Content-Type: http://example.com/tag42\r\n", ToContentType, "Content-Type: application/uri.http%3A%2F%2Fexample.com%2Ftag42\r\n", 0},
+		{"folded URI read without its white space", "Content-Type: ContentType:text/plain\r\n ?charset=%22us-ascii%22\r\n", ToContentType, "Content-Type: text/plain; charset=\"us-ascii\"\r\n", 0},
+		{"canonical of a Content-Type", "Content-Type: TEXT/Plain; charset=us-ascii (comment)\r\n", Canonical, "Content-Type: text/plain; charset=\"us-ascii\"\r\n", 0},
+		{"canonical already", "Content-Type: text/plain; charset=\"us-ascii\"\r\n", Canonical, "", 0},
+		{"canonical of a URI", "Content-Type: ContentType:image/jpeg\n", Canonical, "Content-Type: image/jpeg\n", 0},
+		{"does not map", "Content-Type: text\r\n", ToURI, "", KindMapping},
+		{"bad URI", "Content-Type: ContentType://x\r\n", ToContentType, "", KindMapping},
+		{"control character", "Content-Type: text/plain; a=\"\x00\"\r\n", ToURI, "", KindMapping},
+		{"cannot fold into 998 octets", "Content-Type: x:" + long + "\r\n", ToContentType, "", KindLineTooLong},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			fr := newFieldRewriter(&Options{To: tc.to})
+			out, oc := fr.rewrite(nil, []byte(tc.raw), "\r\n")
+			want := tc.want
+			if want == "" {
+				want = tc.raw
+			}
+			assert.Equal(t, want, string(out))
+			assert.Equal(t, tc.want != "", oc.rewritten)
+			assert.Equal(t, tc.kind, oc.kind)
+			if tc.kind == KindMapping {
+				assert.NotZero(t, mapping.KindOf(oc.err))
+			}
+		})
+	}
+}
+
+func TestRewriteFieldStructure(t *testing.T) {
+	cases := []struct {
+		raw      string
+		to       Target
+		media    string
+		boundary string
+	}{
+		{"Content-Type: Multipart/Mixed; Boundary=----=_Part_0\r\n", ToURI, "multipart/mixed", "----=_Part_0"},
+		{"Content-Type: ContentType:multipart/mixed?boundary=%22----%253D_P%22\r\n", ToURI, "multipart/mixed", "----%3D_P"},
+		{"Content-Type: ContentType:multipart/mixed?boundary=\"a%20b\"\r\n", ToContentType, "multipart/mixed", "a b"},
+		{"Content-Type: ContentType:multipart/mixed?boundary=\"a%20b\"\r\n", Canonical, "multipart/mixed", "a b"},
+	}
+	for _, tc := range cases {
+		fr := newFieldRewriter(&Options{To: tc.to})
+		_, oc := fr.rewrite(nil, []byte(tc.raw), "\r\n")
+		require.True(t, oc.ct.known, tc.raw)
+		assert.Equal(t, tc.media, oc.ct.mediaType)
+		assert.Equal(t, tc.boundary, oc.ct.boundary)
+	}
+}
+
+// TestStrictParsing: mail's unquoted values map only with the default
+// lenient parsing, while the structure is read either way.
+func TestStrictParsing(t *testing.T) {
+	raw := []byte("Content-Type: multipart/mixed; boundary=----=_P\r\n")
+	_, oc := newFieldRewriter(&Options{}).rewrite(nil, raw, "\r\n")
+	assert.True(t, oc.rewritten)
+	_, oc = newFieldRewriter(&Options{StrictParsing: true}).rewrite(nil, raw, "\r\n")
+	assert.False(t, oc.rewritten)
+	assert.Equal(t, KindMapping, oc.kind)
+	assert.Equal(t, "----=_P", oc.ct.boundary)
+}
+
+func TestFoldLongValues(t *testing.T) {
+	var params strings.Builder
+	for i := range 30 {
+		params.WriteString("; p")
+		params.WriteString(strings.Repeat("q", i))
+		params.WriteString("=\"v w\"")
+	}
+	ct := "Application/Example" + params.String()
+	for _, to := range []Target{ToURI, Canonical} {
+		fr := newFieldRewriter(&Options{To: to})
+		out, oc := fr.rewrite(nil, []byte("Content-Type: "+ct+"\n"), "\r\n")
+		require.True(t, oc.rewritten, to)
+		lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+		require.Greater(t, len(lines), 1, to)
+		for _, l := range lines {
+			assert.LessOrEqual(t, len(l), foldWidth, "%s: %q", to, l)
+			assert.False(t, strings.HasSuffix(l, "\r"), "folds use the field's own LF")
+		}
+	}
+}
+
+// FuzzFold: folding then unfolding gives the value back, by RFC 5322
+// unfolding and (for Content-Types) by go-message's lossy unfolding; a
+// URI loses only the inserted white space; no line exceeds 998 octets,
+// and URI lines stay within 78.
+func FuzzFold(f *testing.F) {
+	f.Add("text/plain; a=\"b c\"; d=\"e\"", false)
+	f.Add("ContentType:text/plain?a=%22b%22&c=%22d%22#frag", true)
+	f.Add(strings.Repeat("a ", 100), false)
+	f.Add(strings.Repeat("%41", 100), true)
+	f.Fuzz(func(t *testing.T, v string, uri bool) {
+		if strings.ContainsAny(v, "\r\n") || (uri && strings.ContainsAny(v, " \t")) {
+			return
+		}
+		prefix := []byte("Content-Type: ")
+		out, ok := appendFolded(nil, prefix, v, uri, "\r\n", "\r\n")
+		if !ok {
+			require.Empty(t, out)
+			require.False(t, uri && len(v) > 0 && len(v) < 1<<16, "a URI always folds")
+			return
+		}
+		lines := strings.Split(strings.TrimSuffix(string(out), "\r\n"), "\r\n")
+		for i, l := range lines {
+			require.LessOrEqual(t, len(l), maxLineLen)
+			if uri && i > 0 {
+				require.LessOrEqual(t, len(l), foldWidth)
+			}
+		}
+		unfolded := string(unfold(nil, out))
+		require.True(t, strings.HasPrefix(unfolded, string(prefix)))
+		got := unfolded[len(prefix):]
+		if uri {
+			require.Equal(t, v, removeWSP(got))
+			return
+		}
+		require.Equal(t, v, got)
+		// go-message joins the lines trimmed of white space with one SP.
+		var b bytes.Buffer
+		for i, l := range lines {
+			if i > 0 {
+				l = strings.TrimLeft(l, " \t")
+				b.WriteByte(' ')
+			}
+			b.WriteString(strings.TrimRight(l, " \t"))
+		}
+		if v != "" && strings.Trim(v, " \t") == v {
+			require.Equal(t, string(prefix)+v, b.String())
+		}
+	})
+}

@@ -1,0 +1,104 @@
+package mailhdr
+
+import (
+	"errors"
+	"strings"
+
+	message "github.com/emersion/go-message"
+	"github.com/emersion/go-message/textproto"
+)
+
+// RewriteHeader rewrites the Content-Type fields of h in place, as opts.To
+// says, and returns how many it rewrote. The order of the fields and the
+// raw bytes of every other field are kept (go-message's Header.Set would
+// move the field to the top, so the header is rebuilt from the raw
+// fields). A rewritten field is folded with CRLF, which is what
+// go-message writes.
+//
+// The error, if not nil, joins a *Problem for each Content-Type field
+// that was left as it was (KindMapping or KindLineTooLong, with an empty
+// Path), or is the error go-message returned for a field it cannot
+// format; h is then unchanged. The limits of opts do not apply: h is in
+// memory already.
+func RewriteHeader(h *textproto.Header, opts Options) (int, error) {
+	n, problems, err := rewriteHeader(h, &opts)
+	if err != nil {
+		return 0, err
+	}
+	errs := make([]error, len(problems))
+	for i, p := range problems {
+		errs[i] = p
+	}
+	return n, errors.Join(errs...)
+}
+
+func rewriteHeader(h *textproto.Header, opts *Options) (int, []*Problem, error) {
+	fr := newFieldRewriter(opts)
+	raws := make([][]byte, 0, h.Len())
+	changed := 0
+	var problems []*Problem
+	for fields := h.Fields(); fields.Next(); {
+		raw, err := fields.Raw()
+		if err != nil {
+			return 0, nil, errors.New("mailhdr: " + err.Error())
+		}
+		if !strings.EqualFold(fields.Key(), "Content-Type") {
+			raws = append(raws, raw)
+			continue
+		}
+		out, oc := fr.rewrite(nil, raw, "\r\n")
+		switch oc.kind {
+		case KindMapping:
+			problems = append(problems, &Problem{Kind: KindMapping, Detail: "Content-Type not rewritten", Err: oc.err})
+		case KindLineTooLong:
+			problems = append(problems, &Problem{Kind: KindLineTooLong, Detail: "the rewritten Content-Type does not fold into 998-octet lines; not rewritten"})
+		}
+		if oc.rewritten {
+			changed++
+			raws = append(raws, out)
+		} else {
+			raws = append(raws, raw)
+		}
+	}
+	if changed > 0 {
+		// AddRaw inserts at the top: add the fields last to first.
+		var nh textproto.Header
+		for i := len(raws) - 1; i >= 0; i-- {
+			nh.AddRaw(raws[i])
+		}
+		*h = nh
+	}
+	return changed, problems, nil
+}
+
+// Walk walks e as message.Entity.Walk does (consuming it), rewriting each
+// entity's header with RewriteHeader before fn sees it. Walk descends
+// where go-message does: into multiparts whose Content-Type go-message
+// parsed when it read the entity, and not into message/rfc822 parts. So
+// Walk suits Content-Types to URI labels; to read a message labelled with
+// URIs, pass it through NewReader with ToContentType before message.Read.
+//
+// The Report lists the fields not rewritten, with go-message's 0-based
+// part indices turned into Path's 1-based numbers. The error is the one
+// fn or go-message returned.
+func Walk(e *message.Entity, opts Options, fn message.WalkFunc) (Report, error) {
+	var rep Report
+	lim := opts.limits()
+	err := e.Walk(func(path []int, part *message.Entity, err error) error {
+		rep.Entities++
+		n, problems, herr := rewriteHeader(&part.Header.Header, &opts)
+		if herr != nil {
+			return herr
+		}
+		rep.Rewritten += n
+		for _, p := range problems {
+			p.Path = make(Path, len(path))
+			for i, n := range path {
+				p.Path[i] = n + 1
+			}
+			rep.add(lim.problems, *p)
+		}
+		return fn(path, part, err)
+	})
+	return rep, err
+}

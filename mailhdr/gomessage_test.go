@@ -1,0 +1,87 @@
+package mailhdr
+
+import (
+	"bufio"
+	"bytes"
+	"strings"
+	"testing"
+
+	message "github.com/emersion/go-message"
+	"github.com/emersion/go-message/textproto"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func readHeader(t *testing.T, s string) textproto.Header {
+	t.Helper()
+	h, err := textproto.ReadHeader(bufio.NewReader(strings.NewReader(s)))
+	require.NoError(t, err)
+	return h
+}
+
+func writeHeader(t *testing.T, h textproto.Header) string {
+	t.Helper()
+	var b bytes.Buffer
+	require.NoError(t, textproto.WriteHeader(&b, h))
+	return b.String()
+}
+
+func TestRewriteHeaderKeepsOrderAndRawFields(t *testing.T) {
+	const in = "Received: from x\r\n\tby y; Sat, 1 Jan 2000 00:00:00 +0000\r\n" +
+		"content-type:  text/plain;\r\n charset=us-ascii\r\n" +
+		"X-Odd:no space\r\n" +
+		"Content-Type: image/PNG\r\n" +
+		"Subject: last\r\n\r\n"
+	h := readHeader(t, in)
+	n, err := RewriteHeader(&h, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, 2, n)
+	want := strings.Replace(in, "content-type:  text/plain;\r\n charset=us-ascii\r\n", "content-type:  ContentType:text/plain?charset=\"us-ascii\"\r\n", 1)
+	want = strings.Replace(want, "Content-Type: image/PNG", "Content-Type: ContentType:image/png", 1)
+	assert.Equal(t, want, writeHeader(t, h))
+	assert.Equal(t, "ContentType:text/plain?charset=\"us-ascii\"", h.Get("Content-Type"))
+
+	// And back, by the keys go-message indexes.
+	n, err = RewriteHeader(&h, Options{To: ToContentType})
+	require.NoError(t, err)
+	assert.Equal(t, 2, n)
+	assert.Equal(t, []string{"text/plain; charset=\"us-ascii\"", "image/png"}, h.Values("Content-Type"))
+}
+
+func TestRewriteHeaderProblems(t *testing.T) {
+	const in = "Content-Type: text\r\nSubject: x\r\n\r\n"
+	h := readHeader(t, in)
+	n, err := RewriteHeader(&h, Options{})
+	assert.Zero(t, n)
+	assert.ErrorIs(t, err, ErrMapping)
+	var p *Problem
+	require.ErrorAs(t, err, &p)
+	assert.Equal(t, KindMapping, p.Kind)
+	assert.Equal(t, in, writeHeader(t, h), "unchanged")
+
+	var empty textproto.Header
+	n, err = RewriteHeader(&empty, Options{})
+	assert.Zero(t, n)
+	assert.NoError(t, err)
+}
+
+func TestWalk(t *testing.T) {
+	const msg = "Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n" +
+		"--b\r\nContent-Type: text/plain\r\n\r\none\r\n" +
+		"--b\r\nContent-Type: text\r\n\r\ntwo\r\n" +
+		"--b--\r\n"
+	e, err := message.Read(strings.NewReader(msg))
+	require.NoError(t, err)
+	var seen []string
+	rep, err := Walk(e, Options{}, func(path []int, part *message.Entity, err error) error {
+		seen = append(seen, part.Header.Get("Content-Type"))
+		return err
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []string{`ContentType:multipart/mixed?boundary="b"`, "ContentType:text/plain", "text"}, seen)
+	assert.Equal(t, 3, rep.Entities)
+	assert.Equal(t, 2, rep.Rewritten)
+	require.Len(t, rep.Problems, 1)
+	assert.Equal(t, "2", rep.Problems[0].Path.String())
+	assert.Equal(t, KindMapping, rep.Problems[0].Kind)
+}

@@ -1,0 +1,246 @@
+package mailhdr
+
+import (
+	"bytes"
+	"strings"
+)
+
+// startHeader begins the header block of a new entity at s.path.
+func (s *scanner) startHeader() {
+	s.state = inHeader
+	s.h = header{start: s.off}
+	s.field = s.field[:0]
+	s.rep.Entities++
+}
+
+// stepHeader handles one header line, or one piece of a line longer than
+// the input buffer.
+func (s *scanner) stepHeader() error {
+	line, complete, err := s.peekLine()
+	if len(line) == 0 {
+		return err
+	}
+	if !s.atLineStart {
+		// A further piece of a long field line.
+		s.headerPiece(line, complete)
+		return nil
+	}
+	text, nl := lineEnd(line)
+	if complete || err != nil {
+		if d, ok := s.st.match(text); ok {
+			s.flushField()
+			if s.h.lines > 0 {
+				s.problem(KindTruncatedHeader, s.path, s.off, "a delimiter before the empty line ending the header", nil)
+			}
+			s.applyDelimiter(d, len(line), nl)
+			return nil
+		}
+	}
+	if nl != "" {
+		s.nl = nl
+	}
+	switch {
+	case len(text) == 0 && complete:
+		s.flushField()
+		ok := s.addHeaderBytes(len(line))
+		s.emit(line)
+		s.atLineStart = true
+		if ok {
+			s.endHeader()
+		}
+		return nil
+	case isWSP(line[0]):
+		if s.h.field == fieldNone {
+			return s.malformed("a continuation line with no field before it")
+		}
+	default:
+		class, ok := classify(text)
+		if !ok {
+			if s.off == 0 && bytes.HasPrefix(line, []byte("From ")) {
+				// An mbox envelope line before the message: not a field.
+				s.h.field = fieldOther
+				s.headerPiece(line, complete)
+				s.h.field = fieldNone
+				return nil
+			}
+			return s.malformed("a line that is not a header field")
+		}
+		s.flushField()
+		s.h.field = class
+		s.h.fieldStart = s.off
+	}
+	s.h.lines++
+	s.headerPiece(line, complete)
+	if err != nil && !complete {
+		s.h.partial = true
+	}
+	return nil
+}
+
+// headerPiece takes a line, or a piece of one, of the current field.
+func (s *scanner) headerPiece(b []byte, complete bool) {
+	s.atLineStart = complete
+	if !s.addHeaderBytes(len(b)) {
+		s.emit(b)
+		return
+	}
+	switch s.h.field {
+	case fieldCT, fieldCTE:
+		if len(s.field)+len(b) > s.lim.field {
+			s.problem(KindFieldTooLarge, s.path, s.h.fieldStart, "longer than the field limit; the entity is passed through", nil)
+			s.write(s.field)
+			s.field = s.field[:0]
+			s.emit(b)
+			s.opaque()
+			return
+		}
+		s.field = append(s.field, b...)
+		s.consume(len(b))
+	default:
+		s.emit(b)
+	}
+}
+
+// addHeaderBytes counts n more header octets; past the limit it reports,
+// writes out the held field, makes the entity opaque and returns false.
+func (s *scanner) addHeaderBytes(n int) bool {
+	s.h.size += n
+	if s.h.size <= s.lim.header {
+		return true
+	}
+	s.problem(KindHeaderTooLarge, s.path, s.h.start, "longer than the header limit; the entity is passed through", nil)
+	s.write(s.field)
+	s.field = s.field[:0]
+	s.h.field = fieldNone
+	s.opaque()
+	return false
+}
+
+// opaque passes the rest of the current entity through unexamined; its
+// parent's delimiters still end it.
+func (s *scanner) opaque() {
+	s.state = inBody
+}
+
+// malformed ends the header at a line that does not belong in it, which
+// becomes the first line of the body (left unread).
+func (s *scanner) malformed(why string) error {
+	s.flushField()
+	s.problem(KindMalformedHeader, s.path, s.off, why+"; the header ends there", nil)
+	s.endHeader()
+	return nil
+}
+
+// classify tells whether text starts a field (RFC 5322 §3.6.8: a name of
+// printable ASCII other than ':', then ':'; white space before the colon
+// is tolerated, as obsolete syntax allows) and which class it is.
+func classify(text []byte) (fieldClass, bool) {
+	colon := bytes.IndexByte(text, ':')
+	if colon <= 0 {
+		return fieldNone, false
+	}
+	name := trimRightWSP(text[:colon])
+	if len(name) == 0 {
+		return fieldNone, false
+	}
+	for _, c := range name {
+		if c < 33 || c > 126 {
+			return fieldNone, false
+		}
+	}
+	switch {
+	case equalFold(name, "Content-Type"):
+		return fieldCT, true
+	case equalFold(name, "Content-Transfer-Encoding"):
+		return fieldCTE, true
+	}
+	return fieldOther, true
+}
+
+func equalFold(b []byte, s string) bool {
+	return len(b) == len(s) && strings.EqualFold(string(b), s)
+}
+
+// flushField writes out the held field, rewritten if it is a Content-Type,
+// and records what the structure needs from it.
+func (s *scanner) flushField() {
+	switch s.h.field {
+	case fieldCT:
+		var oc fieldOutcome
+		s.scratch, oc = s.fr.rewrite(s.scratch[:0], s.field, s.nl)
+		s.write(s.scratch)
+		if oc.rewritten {
+			s.rep.Rewritten++
+		}
+		switch oc.kind {
+		case KindMapping:
+			s.problem(KindMapping, s.path, s.h.fieldStart, "Content-Type not rewritten", oc.err)
+		case KindLineTooLong:
+			s.problem(KindLineTooLong, s.path, s.h.fieldStart, "the rewritten Content-Type does not fold into 998-octet lines; not rewritten", nil)
+		}
+		if !s.h.ctSeen {
+			s.h.ctSeen, s.h.ct = true, oc.ct
+		}
+	case fieldCTE:
+		s.write(s.field)
+		if !s.h.cteSeen {
+			var v []byte
+			if i := bytes.IndexByte(s.field, ':'); i >= 0 {
+				v = trimWSP(unfold(nil, s.field[i+1:]))
+			}
+			s.h.cteSeen, s.h.cte = true, strings.ToLower(string(v))
+		}
+	}
+	s.field = s.field[:0]
+	s.h.field = fieldNone
+	if cap(s.field) > 2*readBufSize {
+		s.field = nil // do not keep a large field's buffer for the message
+	}
+}
+
+// endHeader decides, from the header just read, how to read the body.
+func (s *scanner) endHeader() {
+	s.state = inBody
+	ct := s.h.ct
+	if !s.h.ctSeen {
+		if t := s.st.top(); t != nil && t.multipart && t.digest && len(s.path) == t.pathLen+1 {
+			ct = ctInfo{known: true, mediaType: "message/rfc822"} // RFC 2046 §5.1.5
+		}
+	}
+	if !ct.known {
+		return
+	}
+	switch {
+	case strings.HasPrefix(ct.mediaType, "multipart/"):
+		if !ct.hasBoundary || ct.boundary == "" || len(ct.boundary) > maxBoundaryLen {
+			s.problem(KindNoBoundary, s.path, s.h.start, "multipart without a usable boundary; body passed through", nil)
+			return
+		}
+		if !s.mayDescend() {
+			return
+		}
+		s.st.pushMultipart(ct.boundary, ct.mediaType == "multipart/digest", len(s.path))
+	case ct.mediaType == "message/rfc822" || ct.mediaType == "message/global":
+		// RFC 2046 §5.2.1, RFC 6532 §3.5: only identity encodings can be
+		// read as they stand; an encoded message passes through.
+		switch s.h.cte {
+		case "", "7bit", "8bit", "binary":
+		default:
+			return
+		}
+		if !s.mayDescend() {
+			return
+		}
+		s.st.pushMessage(len(s.path))
+		s.path = append(s.path, 0)
+		s.startHeader()
+	}
+}
+
+func (s *scanner) mayDescend() bool {
+	if s.st.depth() < s.lim.depth {
+		return true
+	}
+	s.problem(KindTooDeep, s.path, s.h.start, "nested deeper than the depth limit; passed through", nil)
+	return false
+}

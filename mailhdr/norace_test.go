@@ -1,0 +1,5 @@
+//go:build !race
+
+package mailhdr
+
+const raceEnabled = false

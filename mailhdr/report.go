@@ -1,0 +1,215 @@
+package mailhdr
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Kind is the kind of a Problem: why a Content-Type field was not
+// rewritten, or why part of a message was passed through unexamined.
+type Kind uint8
+
+// The problem kinds. Every one leaves the input bytes it concerns
+// unchanged in the output.
+const (
+	// KindMapping: a Content-Type field whose value does not map (the
+	// Problem's Err is the *mapping.Error). The field is not rewritten;
+	// if its value cannot even be parsed, the entity's body is passed
+	// through unexamined.
+	KindMapping Kind = iota + 1
+	// KindLineTooLong: the rewritten field cannot be folded into lines of
+	// at most 998 octets (RFC 5322 §2.1.1), because a run without white
+	// space is too long; the field is not rewritten.
+	KindLineTooLong
+	// KindMalformedHeader: a header line that is neither a field nor a
+	// continuation (no colon, a bad field name, or a continuation with no
+	// field before it). As in RFC 5322 parsers such as Python's email, the
+	// header ends there and the line is the first line of the body.
+	KindMalformedHeader
+	// KindTruncatedHeader: a header cut off by the end of the input in the
+	// middle of a line, or by a multipart delimiter before its empty line.
+	KindTruncatedHeader
+	// KindNoBoundary: a multipart Content-Type without a usable boundary
+	// parameter (missing, empty or longer than 998 octets); the body is
+	// passed through unexamined.
+	KindNoBoundary
+	// KindMissingDelimiter: a multipart body without its close delimiter,
+	// ended by the end of the input or by an outer delimiter.
+	KindMissingDelimiter
+	// KindBadDelimiter: a line that starts like a delimiter of the
+	// innermost multipart but has other text after it ("--b--junk"); it is
+	// kept as body text, as RFC 2046 §5.1.1 defines delimiter lines.
+	KindBadDelimiter
+	// KindHeaderTooLarge: a header block longer than MaxHeaderBytes; the
+	// rest of it and the entity's body are passed through unexamined.
+	KindHeaderTooLarge
+	// KindFieldTooLarge: a Content-Type or Content-Transfer-Encoding field
+	// longer than MaxFieldBytes; it and the entity's body are passed
+	// through unexamined.
+	KindFieldTooLarge
+	// KindTooDeep: a multipart or encapsulated message nested deeper than
+	// MaxDepth; it is passed through unexamined.
+	KindTooDeep
+)
+
+var kindNames = [...]string{
+	KindMapping:          "mapping",
+	KindLineTooLong:      "line-too-long",
+	KindMalformedHeader:  "malformed-header",
+	KindTruncatedHeader:  "truncated-header",
+	KindNoBoundary:       "no-boundary",
+	KindMissingDelimiter: "missing-delimiter",
+	KindBadDelimiter:     "bad-delimiter",
+	KindHeaderTooLarge:   "header-too-large",
+	KindFieldTooLarge:    "field-too-large",
+	KindTooDeep:          "too-deep",
+}
+
+// String returns the kind's name, e.g. "missing-delimiter".
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// Sentinels, one per kind: errors.Is(err, mailhdr.ErrMissingDelimiter)
+// holds for a Problem of that kind and for Report.Err when it lists one.
+var (
+	ErrMapping          = errors.New("mailhdr: mapping")
+	ErrLineTooLong      = errors.New("mailhdr: line-too-long")
+	ErrMalformedHeader  = errors.New("mailhdr: malformed-header")
+	ErrTruncatedHeader  = errors.New("mailhdr: truncated-header")
+	ErrNoBoundary       = errors.New("mailhdr: no-boundary")
+	ErrMissingDelimiter = errors.New("mailhdr: missing-delimiter")
+	ErrBadDelimiter     = errors.New("mailhdr: bad-delimiter")
+	ErrHeaderTooLarge   = errors.New("mailhdr: header-too-large")
+	ErrFieldTooLarge    = errors.New("mailhdr: field-too-large")
+	ErrTooDeep          = errors.New("mailhdr: too-deep")
+)
+
+var sentinels = [...]error{
+	KindMapping:          ErrMapping,
+	KindLineTooLong:      ErrLineTooLong,
+	KindMalformedHeader:  ErrMalformedHeader,
+	KindTruncatedHeader:  ErrTruncatedHeader,
+	KindNoBoundary:       ErrNoBoundary,
+	KindMissingDelimiter: ErrMissingDelimiter,
+	KindBadDelimiter:     ErrBadDelimiter,
+	KindHeaderTooLarge:   ErrHeaderTooLarge,
+	KindFieldTooLarge:    ErrFieldTooLarge,
+	KindTooDeep:          ErrTooDeep,
+}
+
+// Path locates an entity in a message. Each element is either the 1-based
+// number of a part within a multipart (as in IMAP part specifiers) or 0,
+// which steps into the message encapsulated in a message/rfc822 or
+// message/global part. The top-level message has the empty path.
+type Path []int
+
+// String formats p with '.' between elements and "msg" for 0: "" is
+// "top", {2, 0, 1} is "2.msg.1" (part 1 of the message carried in part 2).
+func (p Path) String() string {
+	if len(p) == 0 {
+		return "top"
+	}
+	var b strings.Builder
+	for i, n := range p {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		if n == 0 {
+			b.WriteString("msg")
+		} else {
+			b.WriteString(strconv.Itoa(n))
+		}
+	}
+	return b.String()
+}
+
+// Problem is one thing a rewrite could not do. It is an error; it unwraps
+// to the sentinel of its Kind and to Err.
+type Problem struct {
+	// Path is the entity the problem is in.
+	Path Path
+	// Kind says what went wrong.
+	Kind Kind
+	// Offset is the byte offset in the input of the field or line
+	// concerned.
+	Offset int64
+	// Err is the underlying error, a *mapping.Error for KindMapping, and
+	// nil for the other kinds.
+	Err error
+	// Detail is a short description for people.
+	Detail string
+}
+
+// Error returns "mailhdr: <path>: <kind>: <detail>", with the
+// underlying error appended.
+func (p *Problem) Error() string {
+	s := "mailhdr: " + p.Path.String() + ": " + p.Kind.String()
+	if p.Detail != "" {
+		s += ": " + p.Detail
+	}
+	if p.Err != nil {
+		s += ": " + p.Err.Error()
+	}
+	return s
+}
+
+// Unwrap returns the sentinel of p.Kind and p.Err.
+func (p *Problem) Unwrap() []error {
+	var errs []error
+	if int(p.Kind) < len(sentinels) && sentinels[p.Kind] != nil {
+		errs = append(errs, sentinels[p.Kind])
+	}
+	if p.Err != nil {
+		errs = append(errs, p.Err)
+	}
+	return errs
+}
+
+// Report says what a rewrite did.
+type Report struct {
+	// Entities counts the header blocks read: the message, its parts and
+	// the messages encapsulated in it, at any depth.
+	Entities int
+	// Rewritten counts the Content-Type fields rewritten.
+	Rewritten int
+	// Problems lists, in input order, what could not be rewritten or
+	// examined, up to Options.MaxProblems entries.
+	Problems []Problem
+	// Omitted counts the problems beyond Options.MaxProblems.
+	Omitted int
+}
+
+// OK reports whether the rewrite met no problem.
+func (r *Report) OK() bool { return len(r.Problems) == 0 && r.Omitted == 0 }
+
+// Err returns nil if r is OK, and otherwise an error joining every listed
+// Problem (errors.Is and errors.As see each one).
+func (r *Report) Err() error {
+	if r.OK() {
+		return nil
+	}
+	errs := make([]error, 0, len(r.Problems)+1)
+	for i := range r.Problems {
+		errs = append(errs, &r.Problems[i])
+	}
+	if r.Omitted > 0 {
+		errs = append(errs, fmt.Errorf("mailhdr: %d more problems omitted", r.Omitted))
+	}
+	return errors.Join(errs...)
+}
+
+// add records a problem, copying the path, unless max are listed already.
+func (r *Report) add(max int, p Problem) {
+	if len(r.Problems) >= max {
+		r.Omitted++
+		return
+	}
+	p.Path = append(Path(nil), p.Path...)
+	r.Problems = append(r.Problems, p)
+}

@@ -1,0 +1,131 @@
+package mailhdr
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+)
+
+// Rewrite copies the message read from src to dst, rewriting every
+// Content-Type field, of the message and of every part it can reach, as
+// opts.To says. Every other octet is copied unchanged: the other fields,
+// their order, folding and case, line endings (CRLF, LF or mixed, each
+// line keeps its own), preambles, epilogues, bodies and delimiters.
+//
+// Rewrite descends into multiparts at any depth and into message/rfc822
+// and message/global parts whose Content-Transfer-Encoding is 7bit, 8bit,
+// binary or absent; other parts' bodies, including encoded messages,
+// message/partial and message/external-body, are copied as they are. A
+// multipart's boundary is read from whichever form of its Content-Type is
+// a Content-Type: the field's value, or its mapping when the value is a
+// URI label.
+//
+// Malformed input is copied, never refused: the Report lists each
+// Content-Type that was not rewritten and each part of the message that
+// was passed through unexamined, and why. The error is a read or write
+// error only; the Report then covers the input read so far.
+//
+// Memory does not depend on the size of the message: bodies are copied
+// through a 64 KiB buffer, and only Content-Type and
+// Content-Transfer-Encoding fields are held (up to Options.MaxFieldBytes).
+// Time is linear in the size of the input, whatever its nesting.
+func Rewrite(dst io.Writer, src io.Reader, opts Options) (Report, error) {
+	bw := bufio.NewWriterSize(dst, readBufSize)
+	s := newScanner(src, bw, &opts)
+	for {
+		err := s.step()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return s.rep, err
+		}
+	}
+	return s.rep, bw.Flush()
+}
+
+// Reader is the rewritten message read from a source message: reading it
+// returns what Rewrite would write. It plugs a rewrite into a pipeline
+// that takes an io.Reader, such as go-smtp's Session.Data or
+// http.Request.Body.
+type Reader struct {
+	s   *scanner
+	buf bytes.Buffer // output the scanner wrote and Read has not returned
+	err error        // error to return once buf is drained
+}
+
+// NewReader returns a Reader of the message read from src, rewritten as
+// opts says.
+func NewReader(src io.Reader, opts Options) *Reader {
+	r := &Reader{}
+	r.s = newScanner(src, &r.buf, &opts)
+	return r
+}
+
+// Read reads rewritten octets into p. It returns io.EOF after the whole
+// rewritten message, and a read error of the source as it meets it.
+func (r *Reader) Read(p []byte) (int, error) {
+	for r.buf.Len() == 0 {
+		if r.err != nil {
+			return 0, r.err
+		}
+		r.advance()
+	}
+	return r.buf.Read(p)
+}
+
+// advance runs the scanner one step.
+func (r *Reader) advance() {
+	if err := r.s.step(); err != nil {
+		r.err = err
+	}
+}
+
+// WriteTo writes the rest of the rewritten message to w without an
+// intermediate copy; io.Copy uses it.
+func (r *Reader) WriteTo(w io.Writer) (int64, error) {
+	n, err := r.buf.WriteTo(w)
+	if err != nil {
+		return n, err
+	}
+	if r.err != nil {
+		if r.err == io.EOF {
+			return n, nil
+		}
+		return n, r.err
+	}
+	cw := &countWriter{w: w}
+	bw := bufio.NewWriterSize(cw, readBufSize)
+	r.s.out = bw
+	defer func() { r.s.out = &r.buf }()
+	for {
+		err := r.s.step()
+		if err == nil {
+			continue
+		}
+		r.err = err
+		if ferr := bw.Flush(); ferr != nil {
+			r.err = ferr
+			return n + cw.n, ferr
+		}
+		if err == io.EOF {
+			return n + cw.n, nil
+		}
+		return n + cw.n, err
+	}
+}
+
+// Report returns what the rewrite did so far; it is complete once Read
+// has returned io.EOF.
+func (r *Reader) Report() Report { return r.s.rep }
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}

@@ -1,0 +1,263 @@
+package mailhdr
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// problemAt is a (path, kind) pair a corpus message must report.
+type problemAt struct {
+	path string
+	kind Kind
+}
+
+// corpusCases says, for each hand-written message in testdata/corpus, how
+// many Content-Type fields a rewrite to URI labels must rewrite, how many
+// entities it must see, and which problems it must report, in order.
+var corpusCases = []struct {
+	file      string
+	rewritten int
+	entities  int
+	problems  []problemAt
+}{
+	{"simple.eml", 1, 1, nil},
+	{"simple-lf.eml", 1, 1, nil},
+	{"nested.eml", 5, 5, nil},
+	{"rfc822.eml", 6, 6, nil},
+	{"global.eml", 3, 3, nil},
+	{"encoded-message.eml", 4, 4, nil},
+	{"digest.eml", 4, 6, nil},
+	{"mixed-endings.eml", 3, 3, nil},
+	{"prefix-boundary.eml", 5, 5, nil},
+	{"ambiguous-boundary.eml", 3, 3, nil},
+	{"long.eml", 1, 1, nil},
+	{"uri-already.eml", 1, 2, nil},
+	{"mbox.eml", 1, 1, nil},
+	{"malformed-nocolon.eml", 1, 1, []problemAt{{"top", KindMalformedHeader}}},
+	{"malformed-truncated.eml", 3, 3, []problemAt{{"2", KindTruncatedHeader}, {"top", KindMissingDelimiter}}},
+	{"malformed-unclosed.eml", 4, 4, []problemAt{{"1", KindMissingDelimiter}, {"top", KindMissingDelimiter}}},
+	{"malformed-junk.eml", 2, 2, []problemAt{{"1", KindBadDelimiter}}},
+	{"malformed-ct.eml", 0, 1, []problemAt{{"top", KindMapping}}},
+	{"malformed-noboundary.eml", 1, 1, []problemAt{{"top", KindNoBoundary}}},
+}
+
+func readCorpus(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "corpus", name))
+	require.NoError(t, err)
+	return b
+}
+
+func rewriteBytes(t testing.TB, in []byte, opts Options) ([]byte, Report) {
+	t.Helper()
+	var out bytes.Buffer
+	rep, err := Rewrite(&out, bytes.NewReader(in), opts)
+	require.NoError(t, err)
+	return out.Bytes(), rep
+}
+
+func problemsOf(rep Report) []problemAt {
+	var ps []problemAt
+	for _, p := range rep.Problems {
+		ps = append(ps, problemAt{p.Path.String(), p.Kind})
+	}
+	return ps
+}
+
+func TestCorpusReport(t *testing.T) {
+	for _, tc := range corpusCases {
+		t.Run(tc.file, func(t *testing.T) {
+			in := readCorpus(t, tc.file)
+			out, rep := rewriteBytes(t, in, Options{})
+			assert.Equal(t, tc.rewritten, rep.Rewritten, "rewritten")
+			assert.Equal(t, tc.entities, rep.Entities, "entities")
+			assert.Equal(t, tc.problems, problemsOf(rep))
+			assert.Equal(t, len(tc.problems) == 0, rep.OK())
+			if tc.rewritten > 0 {
+				assert.NotEqual(t, in, out)
+			}
+			// Every rewritten field is folded within the limits.
+			for _, line := range bytes.SplitAfter(out, []byte("\n")) {
+				assert.LessOrEqual(t, len(bytes.TrimRight(line, "\r\n")), maxLineLen)
+			}
+		})
+	}
+}
+
+// TestCorpusNothingToDo: a message whose fields are all in the target
+// syntax already comes out byte for byte.
+func TestCorpusNothingToDo(t *testing.T) {
+	for _, tc := range corpusCases {
+		t.Run(tc.file, func(t *testing.T) {
+			in := readCorpus(t, tc.file)
+			uri, _ := rewriteBytes(t, in, Options{})
+			again, rep := rewriteBytes(t, uri, Options{})
+			assert.Equal(t, string(uri), string(again), "URI labels rewritten to URI labels")
+			assert.Zero(t, rep.Rewritten)
+			if tc.file != "uri-already.eml" {
+				same, rep := rewriteBytes(t, in, Options{To: ToContentType})
+				assert.Equal(t, string(in), string(same), "Content-Types rewritten to Content-Types")
+				assert.Zero(t, rep.Rewritten)
+			}
+		})
+	}
+}
+
+// TestCorpusCanonicalIdempotent: canonical once is canonical for good.
+func TestCorpusCanonicalIdempotent(t *testing.T) {
+	for _, tc := range corpusCases {
+		t.Run(tc.file, func(t *testing.T) {
+			once, _ := rewriteBytes(t, readCorpus(t, tc.file), Options{To: Canonical})
+			twice, rep := rewriteBytes(t, once, Options{To: Canonical})
+			assert.Equal(t, string(once), string(twice))
+			assert.Zero(t, rep.Rewritten)
+		})
+	}
+}
+
+// TestReaderMatchesRewrite reads each corpus message through NewReader
+// with sources that return one octet, half the request, or data with
+// io.EOF, and with tiny reads, so that every buffer boundary falls
+// everywhere; the output and report must be Rewrite's.
+func TestReaderMatchesRewrite(t *testing.T) {
+	sources := map[string]func(io.Reader) io.Reader{
+		"one-byte": iotest.OneByteReader,
+		"half":     iotest.HalfReader,
+		"data-err": iotest.DataErrReader,
+	}
+	for _, tc := range corpusCases {
+		in := readCorpus(t, tc.file)
+		want, wantRep := rewriteBytes(t, in, Options{})
+		for name, wrap := range sources {
+			t.Run(tc.file+"/"+name, func(t *testing.T) {
+				r := NewReader(wrap(bytes.NewReader(in)), Options{})
+				got, err := io.ReadAll(iotest.OneByteReader(r))
+				require.NoError(t, err)
+				assert.Equal(t, string(want), string(got))
+				assert.Equal(t, wantRep, r.Report())
+
+				r = NewReader(wrap(bytes.NewReader(in)), Options{})
+				var buf bytes.Buffer
+				_, err = io.Copy(&buf, r) // WriteTo
+				require.NoError(t, err)
+				assert.Equal(t, string(want), buf.String())
+			})
+		}
+	}
+}
+
+func TestReaderPassesReadErrors(t *testing.T) {
+	boom := io.ErrUnexpectedEOF
+	r := NewReader(io.MultiReader(strings.NewReader("Subject: x\r\n"), iotest.ErrReader(boom)), Options{})
+	_, err := io.ReadAll(r)
+	assert.ErrorIs(t, err, boom)
+	_, err = Rewrite(io.Discard, iotest.ErrReader(boom), Options{})
+	assert.ErrorIs(t, err, boom)
+}
+
+type failWriter struct{ n int }
+
+func (w *failWriter) Write(p []byte) (int, error) {
+	if w.n -= len(p); w.n < 0 {
+		return 0, io.ErrShortWrite
+	}
+	return len(p), nil
+}
+
+func TestRewritePassesWriteErrors(t *testing.T) {
+	big := strings.Repeat("x", 1<<20)
+	_, err := Rewrite(&failWriter{n: 100}, strings.NewReader("Content-Type: text/plain\r\n\r\n"+big), Options{})
+	assert.ErrorIs(t, err, io.ErrShortWrite)
+}
+
+func TestEmptyAndHeaderOnly(t *testing.T) {
+	for _, in := range []string{"", "\r\n", "Subject: x\r\n", "Content-Type: text/plain\n", "body only, no header\n"} {
+		out, rep := rewriteBytes(t, []byte(in), Options{To: ToContentType})
+		assert.Equal(t, in, string(out))
+		if in == "body only, no header\n" {
+			assert.Equal(t, []problemAt{{"top", KindMalformedHeader}}, problemsOf(rep))
+		} else {
+			assert.True(t, rep.OK(), "%q: %v", in, rep.Err())
+		}
+	}
+}
+
+// TestDelimiterLines covers what is and is not a delimiter line.
+func TestDelimiterLines(t *testing.T) {
+	const head = "Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n"
+	cases := []struct {
+		name, line string
+		closes     bool // the line closes the multipart
+		problems   []problemAt
+	}{
+		{"close", "--b--\r\n", true, nil},
+		{"close with white space", "--b-- \t\r\n", true, nil},
+		{"close at the end without a line ending", "--b--", true, nil},
+		{"close with LF", "--b--\n", true, nil},
+		{"junk after close", "--b--junk\r\n", false, []problemAt{{"1", KindBadDelimiter}, {"top", KindMissingDelimiter}}},
+		{"junk after white space", "--b x\r\n", false, []problemAt{{"1", KindBadDelimiter}, {"top", KindMissingDelimiter}}},
+		{"longer boundary", "--bc--\r\n", false, []problemAt{{"top", KindMissingDelimiter}}},
+		{"indented", " --b--\r\n", false, []problemAt{{"top", KindMissingDelimiter}}},
+		{"bare CR inside", "--b--\r \r\n", false, []problemAt{{"1", KindBadDelimiter}, {"top", KindMissingDelimiter}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := head + "text\r\n" + tc.line
+			out, rep := rewriteBytes(t, []byte(in), Options{})
+			assert.Equal(t, tc.problems, problemsOf(rep))
+			assert.Equal(t, 2, rep.Rewritten)
+			assert.True(t, strings.HasSuffix(string(out), "text\r\n"+tc.line))
+		})
+	}
+}
+
+func TestProblemsAreErrors(t *testing.T) {
+	_, rep := rewriteBytes(t, readCorpus(t, "malformed-ct.eml"), Options{})
+	err := rep.Err()
+	require.Error(t, err)
+	assert.ErrorIs(t, err, ErrMapping)
+	var p *Problem
+	require.ErrorAs(t, err, &p)
+	assert.Equal(t, KindMapping, p.Kind)
+	assert.Contains(t, p.Error(), "mailhdr: top: mapping: ")
+	assert.Nil(t, (&Report{}).Err())
+}
+
+func TestMaxProblems(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Content-Type: multipart/mixed; boundary=b\r\n\r\n")
+	for range 20 {
+		b.WriteString("--b\r\nContent-Type: a\r\n\r\nx\r\n")
+	}
+	b.WriteString("--b--\r\n")
+	_, rep := rewriteBytes(t, []byte(b.String()), Options{MaxProblems: 5})
+	assert.Len(t, rep.Problems, 5)
+	assert.Equal(t, 15, rep.Omitted)
+	assert.False(t, rep.OK())
+	assert.ErrorContains(t, rep.Err(), "15 more problems omitted")
+}
+
+func TestPathString(t *testing.T) {
+	assert.Equal(t, "top", Path(nil).String())
+	assert.Equal(t, "2.msg.1", Path{2, 0, 1}.String())
+}
+
+func TestParseTarget(t *testing.T) {
+	for _, tg := range []Target{ToURI, ToContentType, Canonical} {
+		got, err := ParseTarget(tg.String())
+		require.NoError(t, err)
+		assert.Equal(t, tg, got)
+	}
+	_, err := ParseTarget("auto")
+	assert.ErrorContains(t, err, "mailhdr: ")
+	assert.Equal(t, "Target(9)", Target(9).String())
+	assert.Equal(t, "Kind(99)", Kind(99).String())
+}

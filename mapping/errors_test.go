@@ -1,0 +1,149 @@
+package mapping
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestErrorKinds reaches every kind of SPEC R0.16 from both directions
+// where it applies, and checks the sentinel, the offset and the message.
+func TestErrorKinds(t *testing.T) {
+	tests := []struct {
+		name   string
+		toURI  bool // else ToContentType
+		in     string
+		opts   []Option
+		kind   Kind
+		offset int
+		msg    string // a substring of the message
+	}{
+		{"syntax: no subtype", true, "text", nil, KindSyntax, 4, "expected '/' after the type at offset 4, found the end"},
+		{"syntax: '=' in token", true, "text/plain; a=b=c", nil, KindSyntax, 15, `expected ';' or the end at offset 15, found '='`},
+		{"syntax: unbalanced comment", true, "text/plain (unbalanced", nil, KindSyntax, 11, "unbalanced comment starting at offset 11"},
+		{"syntax: unterminated quote", true, `text/plain; a="x`, nil, KindSyntax, 14, "unterminated quoted-string starting at offset 14"},
+		{"syntax: prefix", true, "Content-Type: text/plain", nil, KindSyntax, 12, "expected '/' after the type"},
+		{"ctl: CR in a quoted value", true, "text/plain; a=\"x\ry\"", nil, KindCTL, 16, "control character 0x0D at offset 16 would land in a header"},
+		{"ctl beats an earlier syntax error (C1 first)", true, "te xt/plain\x01", nil, KindCTL, 11, "0x01"},
+		{"ctl beats bad-utf8", true, "text/plain; a=\"\xff\"; b=\"\x7f\"", nil, KindCTL, 22, "0x7F"},
+		{"ctl: quoted-pair of LF", true, "text/plain; a=\"\\\n\"", nil, KindCTL, 16, "0x0A"},
+		{"ctl: decoded CR in a ContentType: URI", false, "ContentType:text/plain%0D%0AX-Evil:%201", nil, KindCTL, 22, "decoded control character 0x0D at offset 22 would land in a header"},
+		{"ctl: decoded NUL in a MIME-type", false, "http://x?MIME-type=text/pl%00ain", nil, KindCTL, 26, "0x00"},
+		{"ctl: decoded HTAB in a name", false, "ContentType:text/plain?a%09b=1", nil, KindCTL, 24, "0x09"},
+		{"bad-utf8: quoted-string", true, "text/plain; a=\"\xff\"", nil, KindBadUTF8, 15, "invalid UTF-8 at offset 15"},
+		{"bad-utf8: comment", true, "text/plain (\xc3)", nil, KindBadUTF8, 12, "invalid UTF-8"},
+		{"bad-utf8: decoded value", false, `ContentType:text/plain?a="%FF"`, nil, KindBadUTF8, 26, "not valid UTF-8 at offset 26"},
+		{"relative-uri: network path", false, "//example.com/x", nil, KindRelativeURI, 0, "no scheme at offset 0"},
+		{"relative-uri: after WSP", false, "  /x", nil, KindRelativeURI, 2, "no scheme at offset 2"},
+		{"relative-uri: uri. body", true, "application/uri.foo", nil, KindRelativeURI, 16, "decoded URI at offset 16 has no scheme"},
+		{"invalid-uri: space", false, "http://x/a b", nil, KindInvalidURI, 10, "octet 0x20 not allowed in a URI at offset 10"},
+		{"invalid-uri: bad escape", false, "http://x/%zz", nil, KindInvalidURI, 9, "'%' not followed by two hex digits in the body at offset 9"},
+		{"invalid-uri: IRI with invalid UTF-8", false, "http://x/\xff", nil, KindInvalidURI, 9, "invalid UTF-8 at offset 9"},
+		{"invalid-uri: offset maps back through IRI conversion", false, "http://x/é é", nil, KindInvalidURI, 11, "octet 0x20 not allowed in a URI at offset 11"},
+		{"invalid-uri: quote in a value", false, `http://x?q="a"b"`, nil, KindInvalidURI, 13, `'"' not allowed in a query value at offset 13`},
+		{"invalid-uri: port", false, "a://h:x/", nil, KindInvalidURI, 6, "malformed authority: expected a port of digits at offset 6"},
+		{"invalid-uri: ASCII escape in host", false, "a://%41/", nil, KindInvalidURI, 4, "percent-encoding only for UTF-8 octets"},
+		{"invalid-uri: IP literal", false, "http://[x]/", nil, KindInvalidURI, 7, "an IPv6 literal"},
+		{"invalid-uri: decoded authority", true, "application/uri.a%3A%2F%2F%3Ax", nil, KindInvalidURI, 16, "malformed authority"},
+		{"reserved", false, "ContentType://example.com/x", nil, KindReserved, 12, "ContentType:// at offset 12 is reserved"},
+		{"reserved: through a collapse", true, "application/uri.ContentType%3A%2F%2Fx", nil, KindReserved, 12, "reserved"},
+		{"reserved-param: URI-fragment item", false, "http://x?URI-fragment=a", nil, KindReservedParam, 9, "query item URI-fragment at offset 9 is reserved"},
+		{"invalid-uri: U8 on every item comes before U9", false, `http://x?URI-body=x&q="a"b"`, nil, KindInvalidURI, 24, `'"' not allowed in a query value`},
+		{"reserved-param: U9 after a valid query", false, `http://x?q=1&uri-BODY=x`, nil, KindReservedParam, 13, "query item URI-body at offset 13"},
+		{"reserved-param: decoded in a ContentType: URI", false, "ContentType:text/plain?URI%2Dbody=x", nil, KindReservedParam, 23, "decodes to a special"},
+		{"reserved-param: URI-body with uri.", true, `application/uri.x%3Ay; URI-body="x:z"`, nil, KindReservedParam, 23, "URI-body at offset 23 cannot go with a uri. subtype"},
+		{"reserved-param: MIME-type in uri.", true, `application/uri.x%3Ay; MIME%2Dtype="a/b"`, nil, KindReservedParam, 23, `parameter "MIME%2Dtype" at offset 23 is a special name`},
+		{"reserved-param: NoControlled URI-body", true, `application/xml; URI-body="http://x"`, []Option{NoControlled}, KindReservedParam, 17, "refused by NoControlled"},
+		{"reserved-param: NoControlled MIME-type", false, "http://x?MIME-type=a/b", []Option{NoControlled}, KindReservedParam, 9, "refused by NoControlled"},
+		{"duplicate-special: MIME-type", false, "http://x?MIME-type=a/b&MIME-type=c/d", nil, KindDuplicateSpecial, 23, "second MIME-type query item at offset 23"},
+		{"duplicate-special: URI-body", true, `text/plain; URI-body="x:y"; uri-BODY="x:z"`, nil, KindDuplicateSpecial, 28, "second URI-body parameter at offset 28"},
+		{"bad-mime-type: no subtype", false, "ContentType:text", nil, KindBadMIMEType, 16, `decoded "text" is not a media type`},
+		{"bad-mime-type: injected parameter", false, "ContentType:text/plain%3B%20evil%3D1", nil, KindBadMIMEType, 22, "offending octet at offset 22"},
+		{"bad-mime-type: MIME-type value", false, "http://x?MIME-type=textplain", nil, KindBadMIMEType, 28, `MIME-type "textplain" is not a media type`},
+		{"bad-param-name", false, "ContentType:text/plain?a%3Bb=1", nil, KindBadParamName, 24, `decoded parameter name "a;b" is not a token; octet ';' at offset 24`},
+		{"bad-uri-body: fragment", true, "application/uri.http%3A%2F%2Fx%23f", nil, KindBadURIBody, 30, "'#' in the decoded URI at offset 30"},
+		{"bad-uri-body: query with parameters", true, `application/uri.x%3Ay%3Fflag; a="1"`, nil, KindBadURIBody, 21, "'?' in the decoded URI at offset 21"},
+		{"nested: URI-body names ContentType:", true, `text/plain; URI-body="ContentType:a/b"`, nil, KindNested, 22, "names a ContentType: URI"},
+		{"nested: MIME-type names uri.", false, "http://x?MIME-type=application/uri.y%253Az", nil, KindNested, 19, "names a uri. subtype"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var err error
+			if tt.toURI {
+				_, err = ToURI(tt.in, tt.opts...)
+			} else {
+				_, err = ToContentType(tt.in, tt.opts...)
+			}
+			require.Error(t, err)
+			var e *Error
+			require.ErrorAs(t, err, &e)
+			assert.Equal(t, tt.kind, e.Kind, "kind (%v)", err)
+			assert.ErrorIs(t, err, sentinels[tt.kind])
+			assert.Equal(t, tt.kind, KindOf(err))
+			assert.Equal(t, tt.offset, e.Offset, "offset (%v)", err)
+			assert.Contains(t, err.Error(), tt.msg)
+			assert.True(t, strings.HasPrefix(err.Error(), "mapping: "))
+			assert.False(t, strings.ContainsAny(err.Error(), "\r\n"), "messages quote control characters")
+		})
+	}
+}
+
+// TestEveryKindIsReachable keeps TestErrorKinds honest as kinds are added.
+func TestEveryKindIsReachable(t *testing.T) {
+	seen := map[Kind]bool{}
+	for _, v := range loadVectors(t) {
+		if k, ok := strings.CutPrefix(v.expected, "ERROR:"); ok {
+			for kind := KindSyntax; kind <= KindNested; kind++ {
+				if kind.String() == k {
+					seen[kind] = true
+				}
+			}
+		}
+	}
+	for kind := KindSyntax; kind <= KindNested; kind++ {
+		assert.True(t, seen[kind], "no vector produces %v", kind)
+		assert.NotContains(t, kind.String(), "Kind(")
+	}
+	assert.Equal(t, "Kind(99)", Kind(99).String())
+	assert.Len(t, kindNames, int(KindNested)+1, "twelve kinds (R0.16)")
+}
+
+func TestKindOf(t *testing.T) {
+	assert.Equal(t, Kind(0), KindOf(nil))
+	assert.Equal(t, Kind(0), KindOf(errors.New("other")))
+	assert.Equal(t, KindCTL, KindOf(ErrCTL))
+	_, err := ToURI("text")
+	wrapped := fmt.Errorf("handler: %w", err)
+	assert.Equal(t, KindSyntax, KindOf(wrapped))
+	assert.ErrorIs(t, wrapped, ErrSyntax)
+	assert.NotErrorIs(t, wrapped, ErrCTL)
+	assert.Nil(t, (&Error{Kind: 0}).Unwrap())
+}
+
+// wrapDeep builds a Content-Type wrapped n times in both syntaxes: a uri.
+// subtype wrapping a ContentType: URI wrapping a uri. subtype ...
+func wrapDeep(n int) string {
+	c := "text/plain"
+	for i := 0; i < n; i++ {
+		u := "ContentType:" + Escape(c, ComponentSafe)
+		c = "application/uri." + Escape(u, TokenSafe)
+	}
+	return c
+}
+
+func TestCollapseDepth(t *testing.T) {
+	for n := 1; n <= 4; n++ {
+		u, err := ToURI(wrapDeep(n))
+		require.NoError(t, err, "depth %d", n)
+		assert.Equal(t, "ContentType:text/plain", u, "depth %d collapses", n)
+	}
+	_, err := ToURI(wrapDeep(MaxCollapseDepth))
+	require.ErrorIs(t, err, ErrNested)
+	assert.Contains(t, err.Error(), "wrapped deeper than 8 layers")
+	_, err = ToContentType("ContentType:" + Escape(wrapDeep(MaxCollapseDepth), ComponentSafe))
+	require.ErrorIs(t, err, ErrNested)
+}

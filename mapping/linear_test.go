@@ -1,0 +1,48 @@
+package mapping
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestLinearCost guards against quadratic paths: the cost per byte of a
+// 1 MiB input must stay close to that of a 1 KiB one. The bound is loose
+// (4x; BenchmarkSize gives the real figures) so that a loaded machine does
+// not fail it, while any quadratic path (a factor near 1000) would.
+func TestLinearCost(t *testing.T) {
+	// perByte maps in repeatedly, about 2 MiB in all, and returns the
+	// best of three trials in ns per input byte.
+	perByte := func(f func(string) (string, error), in string) float64 {
+		_, err := f(in)
+		require.NoError(t, err)
+		reps := max(1, (2<<20)/len(in))
+		best := math.Inf(1)
+		for range 3 {
+			start := time.Now()
+			for range reps {
+				_, _ = f(in)
+			}
+			best = min(best, float64(time.Since(start).Nanoseconds())/float64(reps*len(in)))
+		}
+		return best
+	}
+	toURI := func(s string) (string, error) { return ToURI(s) }
+	toCT := func(s string) (string, error) { return ToContentType(s) }
+	for _, c := range []struct {
+		name         string
+		f            func(string) (string, error)
+		small, large string
+	}{
+		{"ToURI", toURI, largeContentType(1 << 10), largeContentType(1 << 20)},
+		{"ToContentType", toCT, largeURI(1 << 10), largeURI(1 << 20)},
+		{"ToURI uri.", toURI, "application/uri.x%3Ay" + largeContentType(1 << 10)[10:], "application/uri.x%3Ay" + largeContentType(1 << 20)[10:]},
+	} {
+		small, large := perByte(c.f, c.small), perByte(c.f, c.large)
+		t.Logf("%s: %.2f ns/byte at 1 KiB, %.2f ns/byte at 1 MiB", c.name, small, large)
+		assert.Less(t, large, 4*small, "%s: cost per byte grows with the input", c.name)
+	}
+}
