@@ -109,7 +109,13 @@ func serverCases(t *testing.T, sse *sseGate) http.Handler {
 		_, _ = brw.WriteString("HTTP/1.1 200 OK\r\nContent-Type: " + uriLabel + "\r\nContent-Length: 8\r\nConnection: close\r\n\r\nhijacked")
 		_ = brw.Flush()
 	})
-	return middleware.Rewrite(middleware.Options{})(mux)
+	mux.HandleFunc("/form", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Name", r.PostFormValue("name"))
+		w.Header().Set("X-Tags", strings.Join(r.Form["tag"], ","))
+		body, _ := io.ReadAll(r.Body)
+		_, _ = w.Write(body)
+	})
+	return middleware.Rewrite(middleware.Options{DecodeForms: true})(mux)
 }
 
 // sseGate lets the SSE handler wait for the client.
@@ -223,6 +229,28 @@ func TestServerOverHTTP1AndHTTP2(t *testing.T) {
 				assert.Equal(t, "\n", blank)
 				gate.read <- struct{}{}
 			}
+		})
+
+		t.Run("application/www-form-urlencoded form", func(t *testing.T) {
+			form := "name=Z%C3%BCrich+Ost;tag=a&tag=b"
+			req, err := http.NewRequest(http.MethodPost, srv.URL+"/form?tag=url", strings.NewReader(form))
+			require.NoError(t, err)
+			req.Header.Set("Content-Type", "ContentType:application/www-form-urlencoded")
+			res, err := c.Do(req)
+			require.NoError(t, err)
+			defer res.Body.Close()
+			body, _ := io.ReadAll(res.Body)
+			assert.Equal(t, "Zürich Ost", res.Header.Get("X-Name"))
+			assert.Equal(t, "a,b,url", res.Header.Get("X-Tags"))
+			assert.Equal(t, form, string(body), "the body stays readable")
+
+			req, err = http.NewRequest(http.MethodPost, srv.URL+"/form", strings.NewReader("name=%FF"))
+			require.NoError(t, err)
+			req.Header.Set("Content-Type", "application/www-form-urlencoded")
+			res, err = c.Do(req)
+			require.NoError(t, err)
+			defer res.Body.Close()
+			assert.Equal(t, http.StatusBadRequest, res.StatusCode)
 		})
 
 		t.Run("trailers", func(t *testing.T) {

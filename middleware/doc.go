@@ -29,7 +29,11 @@
 // Header.Clone), and RequestLabels reports the original and mapped label
 // from the request context. A label that cannot be mapped is answered
 // with 415 Unsupported Media Type and a plain-text body naming the SPEC
-// error kind, or passed through unchanged (Options.Unmappable).
+// error kind, or passed through unchanged (Options.Unmappable). With
+// Options.DecodeForms, a body labelled application/www-form-urlencoded
+// (draft-hoehrmann-urlencoded, decoded by package mapping/urlencoded) is
+// decoded into r.PostForm, as net/http does for the legacy
+// application/x-www-form-urlencoded type.
 //
 // # Responses
 //

@@ -2,8 +2,10 @@ package middleware
 
 import (
 	"errors"
+	"net/http"
 
 	"github.com/cturi/cturi/mapping"
+	"github.com/cturi/cturi/mapping/urlencoded"
 )
 
 // Errors the middleware raises itself; mapping errors are *mapping.Error
@@ -58,19 +60,50 @@ type Error struct {
 }
 
 // Error returns "middleware: <side> Content-Type label cannot be mapped"
-// followed by the cause. It does not repeat the label, which can be long
-// and comes from the peer.
+// (or, for a form body, "middleware: request body cannot be decoded as
+// application/www-form-urlencoded") followed by the kind and the cause.
+// It does not repeat the label, which can be long and comes from the peer.
 func (e *Error) Error() string {
-	return "middleware: " + e.Side.String() + " Content-Type label cannot be mapped (" + e.Kind() + "): " + e.Err.Error()
+	return "middleware: " + e.what() + " (" + e.Kind() + "): " + e.Err.Error()
+}
+
+// what says what could not be done.
+func (e *Error) what() string {
+	if e.isForm() {
+		return "the " + e.Side.String() + " body cannot be decoded as " + formMediaType
+	}
+	return "the " + e.Side.String() + "'s Content-Type label cannot be mapped"
+}
+
+// isForm reports whether e is about a form body rather than a label.
+func (e *Error) isForm() bool {
+	var tooBig *http.MaxBytesError
+	var ue *urlencoded.Error
+	return errors.Is(e.Err, ErrFormTooLarge) || errors.As(e.Err, &tooBig) || errors.As(e.Err, &ue)
+}
+
+// status is the HTTP status a rejected request gets.
+func (e *Error) status() int {
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.Is(e.Err, ErrFormTooLarge) || errors.As(e.Err, &tooBig):
+		return http.StatusRequestEntityTooLarge
+	case e.isForm():
+		return http.StatusBadRequest
+	}
+	return http.StatusUnsupportedMediaType
 }
 
 // Unwrap returns Err.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Kind names the cause: the SPEC error kind of a mapping error ("ctl",
-// "bad-mime-type", ...), or "multiple-labels", "too-long",
-// "scheme-not-allowed" or "invalid-header-value" for this package's own.
+// "bad-mime-type", ...); "multiple-labels", "too-long",
+// "scheme-not-allowed" or "invalid-header-value" for this package's own;
+// "form-too-large", "form-bad-utf8" or "form-too-many-pairs" for a form
+// body (DecodeForms).
 func (e *Error) Kind() string {
+	var tooBig *http.MaxBytesError
 	switch {
 	case errors.Is(e.Err, ErrMultipleLabels):
 		return "multiple-labels"
@@ -80,6 +113,12 @@ func (e *Error) Kind() string {
 		return "scheme-not-allowed"
 	case errors.Is(e.Err, ErrInvalidHeaderValue):
 		return "invalid-header-value"
+	case errors.Is(e.Err, ErrFormTooLarge) || errors.As(e.Err, &tooBig):
+		return "form-too-large"
+	case errors.Is(e.Err, urlencoded.ErrBadUTF8):
+		return "form-bad-utf8"
+	case errors.Is(e.Err, urlencoded.ErrTooManyPairs):
+		return "form-too-many-pairs"
 	}
 	if k := mapping.KindOf(e.Err); k != 0 {
 		return k.String()

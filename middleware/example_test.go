@@ -131,5 +131,22 @@ func ExampleError_Kind() {
 	fmt.Println(e)
 	// Output:
 	// scheme-not-allowed
-	// middleware: request Content-Type label cannot be mapped (scheme-not-allowed): middleware: URI scheme not allowed
+	// middleware: the request's Content-Type label cannot be mapped (scheme-not-allowed): middleware: URI scheme not allowed
+}
+
+// Forms in the application/www-form-urlencoded format of
+// draft-hoehrmann-urlencoded (';' separators, UTF-8), here sent with a
+// URI label, reach the handler as r.PostForm.
+func ExampleRewrite_forms() {
+	h := middleware.Rewrite(middleware.Options{DecodeForms: true})(
+		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			fmt.Println(r.Header.Get("Content-Type"))
+			fmt.Println(r.FormValue("name"), r.FormValue("city"), r.Form["tag"])
+		}))
+	r := httptest.NewRequest(http.MethodPost, "/?tag=url", strings.NewReader("name=Ada+L;city=Z%C3%BCrich;tag=body"))
+	r.Header.Set("Content-Type", "ContentType:application/www-form-urlencoded")
+	h.ServeHTTP(httptest.NewRecorder(), r)
+	// Output:
+	// application/www-form-urlencoded
+	// Ada L Zürich [body url]
 }

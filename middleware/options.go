@@ -64,8 +64,8 @@ const DefaultMaxLabelLen = 4096
 
 // Options configure Rewrite, ProxyRewrite and ProxyModifyResponse. The
 // zero value maps URI labels to Content-Types both ways, answers 415 to a
-// request label that cannot be mapped, and accepts every URI scheme the
-// mapping accepts.
+// request label that cannot be mapped, accepts every URI scheme the
+// mapping accepts, and leaves form bodies to the handler.
 type Options struct {
 	// Request is how request labels are rewritten; the zero value is
 	// ToContentType.
@@ -102,6 +102,20 @@ type Options struct {
 	// maps; a longer one cannot be mapped (ErrLabelTooLong). Zero means
 	// DefaultMaxLabelLen, a negative value no limit.
 	MaxLabelLen int
+
+	// DecodeForms decodes the body of a POST, PUT or PATCH request whose
+	// label (as the handler sees it) is application/www-form-urlencoded
+	// (draft-hoehrmann-urlencoded: ';' or '&' between pairs, UTF-8 only)
+	// into r.PostForm, as net/http's ParseForm does for the legacy
+	// application/x-www-form-urlencoded type, which net/http keeps
+	// handling itself. ParseForm, FormValue and PostFormValue then work as
+	// usual, and the body stays readable. A body that does not decode is
+	// answered 400 (413 if too large), or, with PassThrough, handed on
+	// unread.
+	DecodeForms bool
+	// MaxFormBytes bounds the form bodies DecodeForms reads; zero means
+	// DefaultMaxFormBytes (10 MiB, net/http's limit for forms).
+	MaxFormBytes int64
 
 	// OnError, if not nil, is called with every label that cannot be
 	// mapped, on either side, before the policy applies; err is an

@@ -2,6 +2,7 @@ package middleware
 
 import (
 	"net/http"
+	"strconv"
 )
 
 // Rewrite returns middleware that rewrites the Content-Type labels of
@@ -46,16 +47,42 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	x.finish()
 }
 
-// rewriteRequest maps r's label. It returns r itself when nothing
-// changes, a shallow copy with a cloned header when the label changes,
-// and nil after answering 415. r is never modified.
+// rewriteRequest maps r's label, and decodes a form body if asked to. It
+// returns r itself when nothing changes, a shallow copy (with a cloned
+// header if the label changed) otherwise, and nil after answering with an
+// error status. r is never modified.
 func (rw *rewriter) rewriteRequest(w http.ResponseWriter, r *http.Request) *http.Request {
-	if rw.request == Leave {
+	if rw.request == Leave && !rw.forms {
 		return r
 	}
+	r2, label := rw.rewriteLabel(w, r)
+	if r2 == nil || !rw.wantsForm(r2, label) {
+		return r2
+	}
+	if r2 == r {
+		r2 = r.WithContext(r.Context()) // PostForm and Body go into a copy
+	}
+	if err := rw.decodeForm(r2); err != nil {
+		e := rw.report(r, SideRequest, label, err)
+		if rw.policy == Reject {
+			reject(w, e)
+			return nil
+		}
+	}
+	return r2
+}
+
+// rewriteLabel maps r's label (see rewriteRequest) and returns the request
+// for the handler with the label it will see, or nil after answering 415.
+func (rw *rewriter) rewriteLabel(w http.ResponseWriter, r *http.Request) (*http.Request, string) {
 	v := r.Header["Content-Type"]
-	if len(v) == 0 {
-		return r
+	switch {
+	case len(v) == 0:
+		return r, ""
+	case rw.request == Leave && len(v) == 1:
+		return r, v[0]
+	case rw.request == Leave:
+		return r, "" // ambiguous: no form decoding either
 	}
 	var out string
 	var err error
@@ -68,26 +95,28 @@ func (rw *rewriter) rewriteRequest(w http.ResponseWriter, r *http.Request) *http
 		e := rw.report(r, SideRequest, v[0], err)
 		if rw.policy == Reject {
 			reject(w, e)
-			return nil
+			return nil, ""
 		}
-		return withLabels(r, Labels{Original: v[0], Mapped: v[0], Err: e})
+		return withLabels(r, Labels{Original: v[0], Mapped: v[0], Err: e}), v[0]
 	}
 	if out == v[0] {
-		return r
+		return r, out
 	}
 	r2 := withLabels(r, Labels{Original: v[0], Mapped: out})
 	r2.Header = r.Header.Clone()
 	// Clone made this slice; the caller's one is untouched.
 	r2.Header["Content-Type"][0] = out
-	return r2
+	return r2, out
 }
 
-// reject answers 415 Unsupported Media Type (RFC 9110 §15.5.16) with a
+// reject answers with the status e calls for (415 Unsupported Media
+// Type, RFC 9110 §15.5.16, for a label; 400 or 413 for a form body) and a
 // plain-text body whose first line names the error kind. The error's
 // message quotes any offending octet, and http.Error marks the body
-// nosniff, so nothing from the label is rendered.
+// nosniff, so nothing from the request is rendered.
 func reject(w http.ResponseWriter, e *Error) {
-	http.Error(w, "415 Unsupported Media Type: the request's Content-Type label cannot be mapped ("+e.Kind()+")\n"+e.Err.Error(), http.StatusUnsupportedMediaType)
+	code := e.status()
+	http.Error(w, strconv.Itoa(code)+" "+http.StatusText(code)+": "+e.what()+" ("+e.Kind()+")\n"+e.Err.Error(), code)
 }
 
 // cleanup removes the temporary files of a multipart form the handler

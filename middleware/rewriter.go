@@ -16,6 +16,8 @@ type rewriter struct {
 	opts              []mapping.Option
 	schemes           []string
 	maxLen            int
+	forms             bool
+	maxForm           int64
 	onError           func(*http.Request, error)
 }
 
@@ -43,7 +45,12 @@ func newRewriter(o Options) *rewriter {
 		policy:   o.Unmappable,
 		opts:     append([]mapping.Option(nil), o.Mapping...),
 		maxLen:   o.MaxLabelLen,
+		forms:    o.DecodeForms,
+		maxForm:  o.MaxFormBytes,
 		onError:  o.OnError,
+	}
+	if rw.maxForm <= 0 {
+		rw.maxForm = DefaultMaxFormBytes
 	}
 	if len(o.Schemes) > 0 {
 		rw.schemes = append([]string(nil), o.Schemes...)

@@ -2,10 +2,12 @@ package middleware
 
 import (
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/cturi/cturi/mapping"
+	"github.com/cturi/cturi/mapping/urlencoded"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -177,22 +179,34 @@ func TestModeString(t *testing.T) {
 
 func TestErrorKind(t *testing.T) {
 	_, merr := mapping.ToContentType("ContentType:a%0Ab/c")
+	_, utf8Err := urlencoded.Decode("a=%FF")
+	_, pairsErr := urlencoded.DecodeOptions{MaxPairs: 1}.Decode("a;b")
 	tests := []struct {
-		err  error
-		kind string
+		err    error
+		kind   string
+		status int
 	}{
-		{ErrMultipleLabels, "multiple-labels"},
-		{ErrLabelTooLong, "too-long"},
-		{ErrSchemeNotAllowed, "scheme-not-allowed"},
-		{ErrInvalidHeaderValue, "invalid-header-value"},
-		{merr, "ctl"},
-		{errors.New("other"), "unknown"},
+		{ErrMultipleLabels, "multiple-labels", 415},
+		{ErrLabelTooLong, "too-long", 415},
+		{ErrSchemeNotAllowed, "scheme-not-allowed", 415},
+		{ErrInvalidHeaderValue, "invalid-header-value", 415},
+		{merr, "ctl", 415},
+		{errors.New("other"), "unknown", 415},
+		{ErrFormTooLarge, "form-too-large", 413},
+		{&http.MaxBytesError{Limit: 1}, "form-too-large", 413},
+		{utf8Err, "form-bad-utf8", 400},
+		{pairsErr, "form-too-many-pairs", 400},
 	}
 	for _, tt := range tests {
 		e := &Error{Side: SideRequest, Label: "l", Err: tt.err}
 		assert.Equal(t, tt.kind, e.Kind())
 		assert.ErrorIs(t, e, tt.err)
-		assert.True(t, strings.HasPrefix(e.Error(), "middleware: request Content-Type label cannot be mapped ("+tt.kind+"): "), e.Error())
+		what := "the request's Content-Type label cannot be mapped"
+		if strings.HasPrefix(tt.kind, "form-") {
+			what = "the request body cannot be decoded as application/www-form-urlencoded"
+		}
+		assert.True(t, strings.HasPrefix(e.Error(), "middleware: "+what+" ("+tt.kind+"): "), e.Error())
+		assert.Equal(t, tt.status, e.status())
 		assert.NotContains(t, e.Error(), "\n")
 	}
 	var me *mapping.Error
