@@ -110,6 +110,9 @@ func serverCases(t *testing.T, sse *sseGate) http.Handler {
 		_ = brw.Flush()
 	})
 	mux.HandleFunc("/form", func(w http.ResponseWriter, r *http.Request) {
+		if !assert.NoError(t, r.ParseForm()) {
+			return
+		}
 		w.Header().Set("X-Name", r.PostFormValue("name"))
 		w.Header().Set("X-Tags", strings.Join(r.Form["tag"], ","))
 		body, _ := io.ReadAll(r.Body)
