@@ -96,12 +96,15 @@ func serveMap(w http.ResponseWriter, r *http.Request) {
 
 // echoResponse is what POST /echo answers.
 type echoResponse struct {
-	Original   string `json:"original"`
-	Mapped     string `json:"mapped"`
-	Changed    bool   `json:"changed"`
-	Error      string `json:"error,omitempty"`
-	BodyBytes  int64  `json:"body_bytes"`
-	BodySHA256 string `json:"body_sha256"`
+	Original string `json:"original"`
+	Mapped   string `json:"mapped"`
+	Changed  bool   `json:"changed"`
+	Error    string `json:"error,omitempty"`
+	// Form is the decoded application/www-form-urlencoded body, if the
+	// request had one (Options.DecodeForms).
+	Form       map[string][]string `json:"form,omitempty"`
+	BodyBytes  int64               `json:"body_bytes"`
+	BodySHA256 string              `json:"body_sha256"`
 }
 
 func serveEcho(w http.ResponseWriter, r *http.Request) {
@@ -110,6 +113,7 @@ func serveEcho(w http.ResponseWriter, r *http.Request) {
 	if l.Err != nil {
 		resp.Error = l.Err.Error()
 	}
+	resp.Form = r.PostForm
 	h := sha256.New()
 	n, err := io.Copy(h, http.MaxBytesReader(w, r.Body, 1<<20))
 	if err != nil {

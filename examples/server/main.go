@@ -9,7 +9,8 @@
 //	GET  /                a page: type a Content-Type or a URI, see both
 //	                      mappings, the canonical form and the round trip
 //	GET  /api/map?label=  the same as JSON
-//	POST /echo            how the request's label was rewritten (JSON)
+//	POST /echo            how the request's label was rewritten, and the
+//	                      decoded application/www-form-urlencoded form (JSON)
 //	GET  /xmlenc          a resource its handler labels with a URI, which
 //	                      clients receive as a Content-Type
 //
@@ -66,6 +67,7 @@ Open it in a browser and type a label, or try:
   curl '%[1]s/api/map?label=http://www.w3.org/2000/09/xmldsig%%23'
   curl -i -X POST -H 'Content-Type: ContentType:application/json' -d '{}' %[1]s/echo
   curl -i -X POST -H 'Content-Type: ContentType:text/plain%%0D%%0AX-Evil:%%201' %[1]s/echo
+  curl -X POST -H 'Content-Type: ContentType:application/www-form-urlencoded' -d 'city=Z%%C3%%BCrich;tag=a;tag=b' %[1]s/echo
   curl -i %[1]s/xmlenc
 Stop it with Ctrl-C.
 `, url)
@@ -95,9 +97,10 @@ func newHandler(logw io.Writer) http.Handler {
 	mux.HandleFunc("POST /echo", serveEcho)
 	mux.HandleFunc("GET /xmlenc", serveXMLEnc)
 
-	// Default options: URI labels become Content-Types both ways, and a
-	// request label that cannot be mapped is answered 415.
-	rewrite := middleware.Rewrite(middleware.Options{})
+	// URI labels become Content-Types both ways, a request label that
+	// cannot be mapped is answered 415, and application/www-form-urlencoded
+	// bodies are decoded into r.PostForm.
+	rewrite := middleware.Rewrite(middleware.Options{DecodeForms: true})
 	return handlers.LoggingHandler(logw,
 		handlers.RecoveryHandler()(
 			rewrite(handlers.CompressHandler(mux))))

@@ -109,6 +109,16 @@ func TestEchoAndXMLEnc(t *testing.T) {
 		BodyBytes: 2, BodySHA256: "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a",
 	}, e)
 
+	req, _ = http.NewRequest(http.MethodPost, srv.URL+"/echo", strings.NewReader("city=Z%C3%BCrich;tag=a;tag=b"))
+	req.Header.Set("Content-Type", "ContentType:application/www-form-urlencoded")
+	res, err = srv.Client().Do(req)
+	require.NoError(t, err)
+	e = echoResponse{}
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&e))
+	res.Body.Close()
+	assert.Equal(t, map[string][]string{"city": {"Zürich"}, "tag": {"a", "b"}}, e.Form)
+	assert.Equal(t, int64(len("city=Z%C3%BCrich;tag=a;tag=b")), e.BodyBytes, "the body stays readable")
+
 	req, _ = http.NewRequest(http.MethodPost, srv.URL+"/echo", nil)
 	req.Header.Set("Content-Type", "ContentType:text/plain%0D%0AX-Evil:%201")
 	res, err = srv.Client().Do(req)
