@@ -5,11 +5,13 @@ go 1.26.0
 require (
 	github.com/emersion/go-message v0.18.2
 	github.com/emersion/go-smtp v0.25.1
+	github.com/gorilla/handlers v1.5.2
 	github.com/stretchr/testify v1.12.1
 	golang.org/x/text v0.43.0
 )
 
 require (
 	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6 // indirect
+	github.com/felixge/httpsnoop v1.0.3 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 )

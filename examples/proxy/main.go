@@ -1,0 +1,110 @@
+// Command proxy is a reverse proxy that translates Content-Type labels
+// between a backend that speaks URI labels and clients that speak
+// Content-Types.
+//
+//	go run ./examples/proxy [-addr 127.0.0.1:0] [-backend URL]
+//
+// Without -backend it starts an embedded demo backend on 127.0.0.1 that
+// labels everything with URIs (an XML-DSig signature, a JSON-LD person,
+// stored documents, an event stream) and refuses requests labelled with
+// a Content-Type. Through the proxy, clients send and receive
+// Content-Types: requests are mapped with middleware.ProxyRewrite
+// (Content-Type -> URI), responses with middleware.ProxyModifyResponse
+// (URI -> Content-Type). FlushInterval is -1 so event streams pass
+// through as they come.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:0", "address to listen on (port 0 picks a free one)")
+	backend := flag.String("backend", "", "URL of the backend (default: start the embedded demo backend)")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, *addr, *backend, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "proxy:", err)
+		os.Exit(1)
+	}
+}
+
+// run serves the proxy (and the demo backend when backendURL is empty)
+// until ctx is done.
+func run(ctx context.Context, addr, backendURL string, out, logw io.Writer) error {
+	var servers []*http.Server
+	errc := make(chan error, 2)
+	serve := func(ln net.Listener, h http.Handler) {
+		srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+		servers = append(servers, srv)
+		go func() { errc <- srv.Serve(ln) }()
+	}
+	demo := backendURL == ""
+	if demo {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return err
+		}
+		backendURL = "http://" + ln.Addr().String()
+		serve(ln, newBackend())
+	}
+	target, err := url.Parse(backendURL)
+	if err != nil || (target.Scheme != "http" && target.Scheme != "https") || target.Host == "" {
+		return fmt.Errorf("-backend %q is not an http(s) URL", backendURL)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	base := "http://" + ln.Addr().String()
+	serve(ln, newProxy(target, logw))
+
+	fmt.Fprintf(out, "%s\n\nProxying to %s", base, backendURL)
+	if demo {
+		fmt.Fprintf(out, ` (embedded demo backend, which speaks URI labels only).
+
+The backend labels with URIs; through the proxy you see Content-Types:
+  curl -i %[1]s/signature
+  curl -i %[1]s/person
+  curl -N %[1]s/events
+Send a Content-Type; the backend receives its URI label:
+  curl -i -X POST -H 'Content-Type: text/plain; charset=utf-8' --data 'hello' %[1]s/documents
+  curl -i %[1]s/documents/1
+Compare with the backend itself, which refuses Content-Types:
+  curl -i -X POST -H 'Content-Type: text/plain' --data 'hello' %[2]s/documents
+`, base, backendURL)
+	} else {
+		fmt.Fprintf(out, ".\nTry: curl -i %s/\n", base)
+	}
+	fmt.Fprintln(out, "Stop it with Ctrl-C.")
+
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var errs []error
+	for _, srv := range servers {
+		errs = append(errs, srv.Shutdown(shutdown))
+	}
+	for range servers {
+		if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestRunWithDemoBackend(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, "127.0.0.1:0", "", pw, io.Discard); pw.Close() }()
+	br := bufio.NewReader(pr)
+	first, err := br.ReadString('\n')
+	require.NoError(t, err)
+	go func() { _, _ = io.Copy(io.Discard, br) }()
+	base := strings.TrimSpace(first)
+	require.Regexp(t, `^http://127\.0\.0\.1:\d+$`, base)
+
+	res, err := http.Get(base + "/signature")
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, "application/uri.http%3A%2F%2Fwww.w3.org%2F2000%2F09%2Fxmldsig; URI-fragment=\"\"", res.Header.Get("Content-Type"))
+
+	cancel()
+	select {
+	case err := <-done:
+		assert.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("proxy did not stop")
+	}
+}
+
+func TestRunRejectsBadBackend(t *testing.T) {
+	err := run(context.Background(), "127.0.0.1:0", "ftp://x", io.Discard, io.Discard)
+	assert.ErrorContains(t, err, "not an http(s) URL")
+}
+
+func TestProxyTranslates(t *testing.T) {
+	backend := httptest.NewServer(newBackend())
+	defer backend.Close()
+	target, _ := url.Parse(backend.URL)
+	proxy := httptest.NewServer(newProxy(target, io.Discard))
+	defer proxy.Close()
+	c := proxy.Client()
+
+	// Directly, the backend refuses a Content-Type.
+	res, err := c.Post(backend.URL+"/documents", "text/plain", strings.NewReader("hello"))
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, http.StatusUnsupportedMediaType, res.StatusCode)
+
+	// Through the proxy it receives the URI label and answers with one.
+	res, err = c.Post(proxy.URL+"/documents", "text/plain; charset=utf-8", strings.NewReader("hello"))
+	require.NoError(t, err)
+	var stored struct {
+		ID    int    `json:"id"`
+		Label string `json:"backend_saw_label"`
+	}
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&stored))
+	res.Body.Close()
+	assert.Equal(t, http.StatusCreated, res.StatusCode)
+	assert.Equal(t, "application/json", res.Header.Get("Content-Type"))
+	assert.Equal(t, `ContentType:text/plain?charset="utf-8"`, stored.Label)
+
+	res, err = c.Get(proxy.URL + res.Header.Get("Location"))
+	require.NoError(t, err)
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	assert.Equal(t, "hello", string(body))
+	assert.Equal(t, `text/plain; charset="utf-8"`, res.Header.Get("Content-Type"))
+
+	res, err = c.Get(proxy.URL + "/person")
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, "application/uri.https%3A%2F%2Fschema.org%2FPerson", res.Header.Get("Content-Type"))
+
+	res, err = c.Get(proxy.URL + "/documents/99")
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, http.StatusNotFound, res.StatusCode)
+	assert.Equal(t, `text/plain; charset="utf-8"`, res.Header.Get("Content-Type"))
+
+	// The event stream arrives event by event: the first one is there
+	// long before the backend has sent the last.
+	start := time.Now()
+	res, err = c.Get(proxy.URL + "/events")
+	require.NoError(t, err)
+	defer res.Body.Close()
+	assert.Equal(t, "text/event-stream", res.Header.Get("Content-Type"))
+	line, err := bufio.NewReader(res.Body).ReadString('\n')
+	require.NoError(t, err)
+	assert.Equal(t, "data: event 1 of 5\n", line)
+	assert.Less(t, time.Since(start), 1200*time.Millisecond, "the first event was not held back")
+}

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+
+	"github.com/cturi/cturi/middleware"
+	"github.com/gorilla/handlers"
+)
+
+// newProxy returns the translating reverse proxy for target, logging each
+// request to logw.
+func newProxy(target *url.URL, logw io.Writer) http.Handler {
+	opts := middleware.Options{
+		Request:  middleware.ToURI,         // the backend gets URI labels
+		Response: middleware.ToContentType, // clients get Content-Types
+	}
+	p := &httputil.ReverseProxy{
+		Rewrite: middleware.ProxyRewrite(opts, func(pr *httputil.ProxyRequest) {
+			pr.SetURL(target)
+			pr.SetXForwarded()
+		}),
+		ModifyResponse: middleware.ProxyModifyResponse(opts, nil),
+		// Flush every write: a stream the backend labels with a URI is
+		// recognised as one only after the mapping (see
+		// ProxyModifyResponse), and a proxy that maps the other way
+		// would not recognise it at all.
+		FlushInterval: -1,
+	}
+	return handlers.LoggingHandler(logw, p)
+}

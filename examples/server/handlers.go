@@ -1,0 +1,140 @@
+package main
+
+import (
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+
+	"github.com/cturi/cturi/mapping"
+	"github.com/cturi/cturi/middleware"
+)
+
+//go:embed page.html
+var page []byte
+
+func servePage(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'")
+	_, _ = w.Write(page)
+}
+
+// maxLabel bounds the labels the JSON API maps.
+const maxLabel = 4096
+
+// result is one mapping of a label.
+type result struct {
+	Output string `json:"output,omitempty"`
+	Kind   string `json:"error_kind,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+func resultOf(out string, err error) result {
+	if err != nil {
+		return result{Kind: mapping.KindOf(err).String(), Error: err.Error()}
+	}
+	return result{Output: out}
+}
+
+// mapResponse is what GET /api/map answers.
+type mapResponse struct {
+	Input     string `json:"input"`
+	Detected  string `json:"detected"` // "content-type" or "uri"
+	ToURI     result `json:"to_uri"`
+	ToCT      result `json:"to_content_type"`
+	Canonical result `json:"canonical"`
+	// RoundTrip maps the input the way Detect says, maps the result
+	// back, and maps that again: Stable says the last step gave the
+	// first result again (SPEC N4).
+	RoundTrip struct {
+		Forward result `json:"forward"`
+		Back    result `json:"back"`
+		Again   result `json:"again"`
+		Stable  bool   `json:"stable"`
+	} `json:"round_trip"`
+}
+
+func serveMap(w http.ResponseWriter, r *http.Request) {
+	// url.ParseQuery, unlike r.URL.Query, reports the pairs it drops: a
+	// raw ';' in the query is one, and labels are full of them.
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil || !q.Has("label") {
+		http.Error(w, "want ?label=<percent-encoded label> (write ';' as %3B)", http.StatusBadRequest)
+		return
+	}
+	label := q.Get("label")
+	if len(label) > maxLabel {
+		http.Error(w, "label longer than 4096 bytes", http.StatusRequestEntityTooLarge)
+		return
+	}
+	var resp mapResponse
+	resp.Input = label
+	if mapping.Detect(label) == mapping.DirectionToURI {
+		resp.Detected = "content-type"
+	} else {
+		resp.Detected = "uri"
+	}
+	resp.ToURI = resultOf(mapping.ToURI(label))
+	resp.ToCT = resultOf(mapping.ToContentType(label))
+	resp.Canonical = resultOf(mapping.Canonical(label))
+	fwd, _, err := mapping.Map(label)
+	resp.RoundTrip.Forward = resultOf(fwd, err)
+	if err == nil {
+		back, _, err := mapping.Map(fwd)
+		resp.RoundTrip.Back = resultOf(back, err)
+		if err == nil {
+			again, _, err := mapping.Map(back)
+			resp.RoundTrip.Again = resultOf(again, err)
+			resp.RoundTrip.Stable = err == nil && again == fwd
+		}
+	}
+	writeJSON(w, resp)
+}
+
+// echoResponse is what POST /echo answers.
+type echoResponse struct {
+	Original string `json:"original"`
+	Mapped   string `json:"mapped"`
+	Changed  bool   `json:"changed"`
+	Error    string `json:"error,omitempty"`
+	// Form is the decoded application/www-form-urlencoded body, if the
+	// request had one (Options.DecodeForms).
+	Form       map[string][]string `json:"form,omitempty"`
+	BodyBytes  int64               `json:"body_bytes"`
+	BodySHA256 string              `json:"body_sha256"`
+}
+
+func serveEcho(w http.ResponseWriter, r *http.Request) {
+	l, changed := middleware.RequestLabels(r)
+	resp := echoResponse{Original: l.Original, Mapped: l.Mapped, Changed: changed}
+	if l.Err != nil {
+		resp.Error = l.Err.Error()
+	}
+	resp.Form = r.PostForm
+	h := sha256.New()
+	n, err := io.Copy(h, http.MaxBytesReader(w, r.Body, 1<<20))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusRequestEntityTooLarge)
+		return
+	}
+	resp.BodyBytes, resp.BodySHA256 = n, hex.EncodeToString(h.Sum(nil))
+	writeJSON(w, resp)
+}
+
+// serveXMLEnc labels its answer with the XML Encryption type URI, as a
+// backend that speaks URI labels would; the middleware hands clients the
+// Content-Type it maps to.
+func serveXMLEnc(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "http://www.w3.org/2001/04/xmlenc#Element")
+	_, _ = io.WriteString(w, `<EncryptedData xmlns="http://www.w3.org/2001/04/xmlenc#" Type="http://www.w3.org/2001/04/xmlenc#Element"/>`+"\n")
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}

@@ -1,0 +1,107 @@
+// Command server is cturi's main example: an HTTP server on 127.0.0.1
+// that shows the Content-Type <-> URI mapping to a person and the
+// middleware at work.
+//
+//	go run ./examples/server [-addr 127.0.0.1:0]
+//
+// It serves:
+//
+//	GET  /                a page: type a Content-Type or a URI, see both
+//	                      mappings, the canonical form and the round trip
+//	GET  /api/map?label=  the same as JSON
+//	POST /echo            how the request's label was rewritten, and the
+//	                      decoded application/www-form-urlencoded form (JSON)
+//	GET  /xmlenc          a resource its handler labels with a URI, which
+//	                      clients receive as a Content-Type
+//
+// The chain, outermost first: gorilla/handlers LoggingHandler (every
+// request is logged, 415s included), RecoveryHandler, the cturi
+// middleware, CompressHandler (inside, so the labels it sniffs are mapped
+// too), the routes.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/cturi/cturi/middleware"
+	"github.com/gorilla/handlers"
+)
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:0", "address to listen on (port 0 picks a free one)")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, *addr, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "server:", err)
+		os.Exit(1)
+	}
+}
+
+// run serves until ctx is done, printing the URL and what to try to out
+// and the request log to logw.
+func run(ctx context.Context, addr string, out, logw io.Writer) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	url := "http://" + ln.Addr().String()
+	srv := &http.Server{
+		Handler:           newHandler(logw),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	fmt.Fprintf(out, `%s
+
+Open it in a browser and type a label, or try:
+  curl '%[1]s/api/map?label=text/plain%%3B%%20charset%%3Dus-ascii'
+  curl '%[1]s/api/map?label=http://www.w3.org/2000/09/xmldsig%%23'
+  curl -i -X POST -H 'Content-Type: ContentType:application/json' -d '{}' %[1]s/echo
+  curl -i -X POST -H 'Content-Type: ContentType:text/plain%%0D%%0AX-Evil:%%201' %[1]s/echo
+  curl -X POST -H 'Content-Type: ContentType:application/www-form-urlencoded' -d 'city=Z%%C3%%BCrich;tag=a;tag=b' %[1]s/echo
+  curl -i %[1]s/xmlenc
+Stop it with Ctrl-C.
+`, url)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		return err
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// newHandler builds the example's handler chain.
+func newHandler(logw io.Writer) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", servePage)
+	mux.HandleFunc("GET /api/map", serveMap)
+	mux.HandleFunc("POST /echo", serveEcho)
+	mux.HandleFunc("GET /xmlenc", serveXMLEnc)
+
+	// URI labels become Content-Types both ways, a request label that
+	// cannot be mapped is answered 415, and application/www-form-urlencoded
+	// bodies are decoded into r.PostForm.
+	rewrite := middleware.Rewrite(middleware.Options{DecodeForms: true})
+	return handlers.LoggingHandler(logw,
+		handlers.RecoveryHandler()(
+			rewrite(handlers.CompressHandler(mux))))
+}

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestRunPrintsURLAndServes(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, "127.0.0.1:0", pw, io.Discard); pw.Close() }()
+	first, err := bufio.NewReader(pr).ReadString('\n')
+	require.NoError(t, err)
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	base := strings.TrimSpace(first)
+	require.Regexp(t, `^http://127\.0\.0\.1:\d+$`, base)
+
+	res, err := http.Get(base + "/")
+	require.NoError(t, err)
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	assert.Equal(t, http.StatusOK, res.StatusCode)
+	assert.Contains(t, string(body), "/api/map?label=")
+
+	cancel()
+	select {
+	case err := <-done:
+		assert.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("server did not stop")
+	}
+}
+
+func TestMapAPI(t *testing.T) {
+	srv := httptest.NewServer(newHandler(io.Discard))
+	defer srv.Close()
+	tests := []struct {
+		label, detected, toURI, toCT, canonical string
+		stable                                  bool
+	}{
+		{`text/plain; charset="us-ascii"`, "content-type", `ContentType:text/plain?charset="us-ascii"`, "", `text/plain; charset="us-ascii"`, true},
+		{"http://example.com/tag42", "uri", "", "application/uri.http%3A%2F%2Fexample.com%2Ftag42", "application/uri.http%3A%2F%2Fexample.com%2Ftag42", true},
+	}
+	for _, tt := range tests {
+		res, err := srv.Client().Get(srv.URL + "/api/map?label=" + url.QueryEscape(tt.label))
+		require.NoError(t, err)
+		var m mapResponse
+		require.NoError(t, json.NewDecoder(res.Body).Decode(&m))
+		res.Body.Close()
+		assert.Equal(t, "application/json", res.Header.Get("Content-Type"))
+		assert.Equal(t, tt.label, m.Input)
+		assert.Equal(t, tt.detected, m.Detected)
+		assert.Equal(t, tt.canonical, m.Canonical.Output)
+		if tt.toURI != "" {
+			assert.Equal(t, tt.toURI, m.ToURI.Output)
+			assert.Equal(t, "relative-uri", m.ToCT.Kind)
+		}
+		if tt.toCT != "" {
+			assert.Equal(t, tt.toCT, m.ToCT.Output)
+		}
+		assert.Equal(t, tt.stable, m.RoundTrip.Stable)
+	}
+
+	res, err := srv.Client().Get(srv.URL + "/api/map?label=" + url.QueryEscape("ContentType:text/plain%0D%0AX:1"))
+	require.NoError(t, err)
+	var m mapResponse
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&m))
+	res.Body.Close()
+	assert.Equal(t, "ctl", m.ToCT.Kind)
+	assert.False(t, m.RoundTrip.Stable)
+
+	for _, q := range []string{"", "?label=text/plain;charset=x"} {
+		res, err := srv.Client().Get(srv.URL + "/api/map" + q)
+		require.NoError(t, err)
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		assert.Equal(t, http.StatusBadRequest, res.StatusCode)
+		assert.Contains(t, string(body), "%3B")
+	}
+}
+
+func TestEchoAndXMLEnc(t *testing.T) {
+	var log syncBuffer
+	srv := httptest.NewServer(newHandler(&log))
+	defer srv.Close()
+
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/echo", strings.NewReader("{}"))
+	req.Header.Set("Content-Type", "ContentType:application/json")
+	res, err := srv.Client().Do(req)
+	require.NoError(t, err)
+	var e echoResponse
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&e))
+	res.Body.Close()
+	assert.Equal(t, echoResponse{
+		Original: "ContentType:application/json", Mapped: "application/json", Changed: true,
+		BodyBytes: 2, BodySHA256: "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a",
+	}, e)
+
+	req, _ = http.NewRequest(http.MethodPost, srv.URL+"/echo", strings.NewReader("city=Z%C3%BCrich;tag=a;tag=b"))
+	req.Header.Set("Content-Type", "ContentType:application/www-form-urlencoded")
+	res, err = srv.Client().Do(req)
+	require.NoError(t, err)
+	e = echoResponse{}
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&e))
+	res.Body.Close()
+	assert.Equal(t, map[string][]string{"city": {"Zürich"}, "tag": {"a", "b"}}, e.Form)
+	assert.Equal(t, int64(len("city=Z%C3%BCrich;tag=a;tag=b")), e.BodyBytes, "the body stays readable")
+
+	req, _ = http.NewRequest(http.MethodPost, srv.URL+"/echo", nil)
+	req.Header.Set("Content-Type", "ContentType:text/plain%0D%0AX-Evil:%201")
+	res, err = srv.Client().Do(req)
+	require.NoError(t, err)
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	assert.Equal(t, http.StatusUnsupportedMediaType, res.StatusCode)
+	assert.Contains(t, string(body), "(ctl)")
+	assert.Empty(t, res.Header.Get("X-Evil"))
+
+	res, err = srv.Client().Get(srv.URL + "/xmlenc")
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, `application/uri.http%3A%2F%2Fwww.w3.org%2F2001%2F04%2Fxmlenc; URI-fragment="Element"`, res.Header.Get("Content-Type"))
+	// LoggingHandler logs after the handler returns, maybe after the
+	// client has its answer.
+	assert.Eventually(t, func() bool { return strings.Contains(log.String(), `"POST /echo HTTP/1.1" 415`) }, 5*time.Second, 10*time.Millisecond)
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

@@ -1,0 +1,8 @@
+// Package integration holds cturi's end-to-end tests: real servers and
+// clients on the loopback interface (127.0.0.1) and real messages, run
+// with go test like every other package. It has no API; its files are
+// tests only. The http_*_test.go files exercise package middleware over
+// HTTP/1.1 and HTTP/2 (httptest servers, TLS for HTTP/2), through a
+// reverse proxy and under concurrent load; the mail_*_test.go files
+// exercise the mail header rewriter.
+package integration

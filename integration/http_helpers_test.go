@@ -1,0 +1,91 @@
+package integration
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Labels used across the HTTP tests: a URI label (draft §3.1) and the
+// Content-Type it maps to.
+const (
+	uriLabel = "http://example.com/tag42"
+	ctLabel  = "application/uri.http%3A%2F%2Fexample.com%2Ftag42"
+)
+
+// proto is one way of serving a handler over loopback.
+type proto struct {
+	name  string
+	major int
+	start func(http.Handler) *httptest.Server
+}
+
+// protos serves over HTTP/1.1 (plain TCP) and HTTP/2 (TLS with ALPN, the
+// server's own client).
+var protos = []proto{
+	{"HTTP/1.1", 1, httptest.NewServer},
+	{"HTTP/2", 2, func(h http.Handler) *httptest.Server {
+		s := httptest.NewUnstartedServer(h)
+		s.EnableHTTP2 = true
+		s.StartTLS()
+		return s
+	}},
+}
+
+// eachProto runs f against a server for h on each protocol, checking that
+// the client really speaks it.
+func eachProto(t *testing.T, h http.Handler, f func(t *testing.T, srv *httptest.Server, c *http.Client)) {
+	for _, p := range protos {
+		t.Run(p.name, func(t *testing.T) {
+			srv := p.start(h)
+			t.Cleanup(srv.Close)
+			c := srv.Client()
+			res, err := c.Get(srv.URL + "/proto-probe")
+			require.NoError(t, err)
+			_, _ = io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			require.Equal(t, p.major, res.ProtoMajor, "client speaks %s", p.name)
+			f(t, srv, c)
+		})
+	}
+}
+
+func randomBytes(t testing.TB, n int) []byte {
+	b := make([]byte, n)
+	_, err := rand.Read(b)
+	require.NoError(t, err)
+	return b
+}
+
+func sha(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// hashReader hashes everything read from r.
+func hashReader(r io.Reader) (string, int64, error) {
+	h := sha256.New()
+	n, err := io.Copy(h, r)
+	return hex.EncodeToString(h.Sum(nil)), n, err
+}
+
+// onlyReader hides any WriterTo of the reader it holds, so io.Copy into a
+// ResponseWriter goes through its ReadFrom when it has one.
+type onlyReader struct{ io.Reader }
+
+// assertSameBytes reads r to the end and checks it gave want, byte for
+// byte, by length and SHA-256.
+func assertSameBytes(t *testing.T, want []byte, r io.Reader) {
+	t.Helper()
+	sum, n, err := hashReader(r)
+	require.NoError(t, err)
+	assert.Equal(t, int64(len(want)), n)
+	assert.Equal(t, sha(want), sum)
+}

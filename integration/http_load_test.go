@@ -1,0 +1,122 @@
+package integration
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/cturi/cturi/mapping"
+	"github.com/cturi/cturi/middleware"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// loadLabels are the request labels the load test sends, each with the
+// label the handler must see (default options: URI labels become
+// Content-Types).
+var loadLabels = []string{
+	uriLabel,
+	"ContentType:application/octet-stream",
+	`ContentType:text/plain?charset="utf-8"`,
+	"application/json",
+	"urn:example:type:42",
+}
+
+// TestConcurrentLoad sends a bounded number of requests (1,500 per
+// protocol, 16 at a time, 60 s at most) with random bodies through a
+// client -> proxy -> backend chain whose proxy is wrapped in the
+// middleware, and counts every corrupted body or label. Run it with
+// -race: the middleware's pooled writers are shared across goroutines
+// only through the pool.
+func TestConcurrentLoad(t *testing.T) {
+	const (
+		perProto = 1500
+		workers  = 16
+		maxBody  = 16 << 10
+	)
+	want := make(map[string]string, len(loadLabels))
+	for _, l := range loadLabels {
+		out := l
+		if mapping.Detect(l) == mapping.DirectionToContentType {
+			var err error
+			out, err = mapping.ToContentType(l)
+			require.NoError(t, err)
+		}
+		want[l] = out
+	}
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("X-Seen", r.Header.Get("Content-Type"))
+		w.Header().Set("X-Sum", sha(body))
+		// Answer with the request's original label: a URI label for
+		// most, which the middleware maps on the way out.
+		w.Header().Set("Content-Type", r.Header.Get("X-Label"))
+		_, _ = w.Write(body)
+	}))
+	t.Cleanup(backend.Close)
+
+	for _, p := range protos {
+		t.Run(p.name, func(t *testing.T) {
+			proxy := p.start(middleware.Rewrite(middleware.Options{})(plainProxy(backend)))
+			t.Cleanup(proxy.Close)
+			c := proxy.Client()
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+
+			var next, corrupted, failed atomic.Int64
+			var firstErr sync.Once
+			var wg sync.WaitGroup
+			for w := range workers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					rnd := rand.New(rand.NewPCG(uint64(w), 42))
+					buf := make([]byte, maxBody)
+					for {
+						i := next.Add(1)
+						if i > perProto || ctx.Err() != nil {
+							return
+						}
+						body := buf[:rnd.IntN(maxBody)]
+						for j := range body {
+							body[j] = byte(rnd.Uint32())
+						}
+						label := loadLabels[int(i)%len(loadLabels)]
+						req, _ := http.NewRequestWithContext(ctx, http.MethodPost, proxy.URL, bytes.NewReader(body))
+						req.Header.Set("Content-Type", label)
+						req.Header.Set("X-Label", label)
+						res, err := c.Do(req)
+						if err != nil {
+							failed.Add(1)
+							firstErr.Do(func() { t.Errorf("request %d: %v", i, err) })
+							continue
+						}
+						got, err := io.ReadAll(res.Body)
+						res.Body.Close()
+						if err != nil || res.StatusCode != http.StatusOK ||
+							!bytes.Equal(got, body) || res.Header.Get("X-Sum") != sha(body) ||
+							res.Header.Get("X-Seen") != want[label] || res.Header.Get("Content-Type") != want[label] {
+							corrupted.Add(1)
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			require.NoError(t, ctx.Err(), "the load finished within its time bound")
+			assert.Zero(t, failed.Load(), "failed requests")
+			assert.Zero(t, corrupted.Load(), "corrupted bodies or labels")
+			assert.GreaterOrEqual(t, next.Load(), int64(perProto))
+		})
+	}
+}

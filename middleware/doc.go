@@ -1,0 +1,66 @@
+// Package middleware rewrites Content-Type labels in flight for net/http
+// handlers and reverse proxies, so that each side of an exchange sees the
+// label syntax it understands: a backend that labels payloads with URIs
+// (XML-DSig and XML-Enc algorithm URIs, RDF and JSON-LD types, XML
+// namespaces) can talk to clients that speak Content-Types, and the other
+// way round. The mapping itself is package mapping
+// (draft-eastlake-cturi, "Mapping Between MIME Types, Content-Types, and
+// URIs", as the project's SPEC.md interprets it); this package decides
+// when it runs and where its result goes.
+//
+// # Where the label lives
+//
+// The label is the Content-Type field itself (RFC 9110 §8.3). HTTP does
+// not forbid a URI there, and a backend that speaks URI labels puts one
+// there; the middleware maps it per direction, as Options says:
+//
+//	mw := middleware.Rewrite(middleware.Options{
+//		Request:  middleware.ToContentType, // handlers see Content-Types
+//		Response: middleware.ToURI,         // clients see URI labels
+//	})
+//	http.ListenAndServe("127.0.0.1:8080", mw(handler))
+//
+// # Requests
+//
+// The request's label is rewritten before the handler runs, so that
+// ParseForm and ParseMultipartForm see a real Content-Type. The caller's
+// *http.Request is never modified: when the label changes, the handler
+// gets a shallow copy with a cloned Header (Request.WithContext plus
+// Header.Clone), and RequestLabels reports the original and mapped label
+// from the request context. A label that cannot be mapped is answered
+// with 415 Unsupported Media Type and a plain-text body naming the SPEC
+// error kind, or passed through unchanged (Options.Unmappable). With
+// Options.DecodeForms, a body labelled application/www-form-urlencoded
+// (draft-hoehrmann-urlencoded, decoded by package mapping/urlencoded) is
+// decoded into r.PostForm, as net/http does for the legacy
+// application/x-www-form-urlencoded type.
+//
+// # Responses
+//
+// The response's label is rewritten exactly once, just before the header
+// goes out: on the first WriteHeader with a final status, Write,
+// WriteString, ReadFrom (io.Copy), Flush (also through
+// http.ResponseController), or when the handler returns without writing.
+// 1xx responses such as 103 Early Hints (RFC 8297) pass through untouched
+// and do not count. The writer given to the handler has exactly the
+// optional interfaces of the writer it wraps among http.Flusher,
+// http.Hijacker, io.ReaderFrom and http.Pusher, plus Unwrap for
+// http.ResponseController. A nil Content-Type slice, which tells net/http
+// not to sniff, is never replaced; a slice the middleware did not create
+// is never written into (it installs a new one).
+//
+// # Security (draft §6)
+//
+// Every value the middleware puts in a header passes header field value
+// validation (no CR, LF, NUL or other control character but HTAB): the
+// mapping guarantees it and the middleware checks it again. For untrusted
+// input, mapping.NoControlled in Options.Mapping refuses the controlled
+// mapping (URI-body, MIME-type), Options.Schemes restricts the URI schemes
+// labels may name, and Options.MaxLabelLen bounds the work per label.
+//
+// # Reverse proxies
+//
+// ProxyRewrite and ProxyModifyResponse plug the same rewriting into
+// httputil.ReverseProxy's Rewrite and ModifyResponse hooks. The whole
+// middleware can also wrap the proxy handler.
+package middleware

@@ -1,0 +1,127 @@
+package middleware
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/cturi/cturi/mapping"
+	"github.com/cturi/cturi/mapping/urlencoded"
+)
+
+// Errors the middleware raises itself; mapping errors are *mapping.Error
+// values. Each is wrapped in an *Error.
+var (
+	// ErrMultipleLabels: more than one Content-Type field, so which label
+	// the message has is ambiguous.
+	ErrMultipleLabels = errors.New("middleware: more than one Content-Type field")
+	// ErrLabelTooLong: a label longer than Options.MaxLabelLen.
+	ErrLabelTooLong = errors.New("middleware: label longer than the limit")
+	// ErrSchemeNotAllowed: a label naming a URI scheme that
+	// Options.Schemes does not list.
+	ErrSchemeNotAllowed = errors.New("middleware: URI scheme not allowed")
+	// ErrInvalidHeaderValue: a mapped label that would not be a valid
+	// header field value. The mapping guarantees this cannot happen; the
+	// middleware checks it anyway, before anything reaches a header.
+	ErrInvalidHeaderValue = errors.New("middleware: mapped label is not a valid header value")
+)
+
+// Side says which message of an exchange a label belongs to.
+type Side uint8
+
+const (
+	// SideRequest is the request's Content-Type.
+	SideRequest Side = iota + 1
+	// SideResponse is the response's Content-Type.
+	SideResponse
+)
+
+// String returns "request" or "response".
+func (s Side) String() string {
+	switch s {
+	case SideRequest:
+		return "request"
+	case SideResponse:
+		return "response"
+	}
+	return "unknown"
+}
+
+// Error is the error the middleware reports for a label it cannot map. It
+// unwraps to Err, so errors.Is(err, mapping.ErrCTL) and
+// errors.Is(err, ErrSchemeNotAllowed) work.
+type Error struct {
+	// Side is the message the label came from.
+	Side Side
+	// Label is the Content-Type field value as it was (for
+	// ErrMultipleLabels, the first one).
+	Label string
+	// Err is a *mapping.Error or one of this package's sentinels.
+	Err error
+}
+
+// Error returns "middleware: <side> Content-Type label cannot be mapped"
+// (or, for a form body, "middleware: request body cannot be decoded as
+// application/www-form-urlencoded") followed by the kind and the cause.
+// It does not repeat the label, which can be long and comes from the peer.
+func (e *Error) Error() string {
+	return "middleware: " + e.what() + " (" + e.Kind() + "): " + e.Err.Error()
+}
+
+// what says what could not be done.
+func (e *Error) what() string {
+	if e.isForm() {
+		return "the " + e.Side.String() + " body cannot be decoded as " + formMediaType
+	}
+	return "the " + e.Side.String() + "'s Content-Type label cannot be mapped"
+}
+
+// isForm reports whether e is about a form body rather than a label.
+func (e *Error) isForm() bool {
+	var tooBig *http.MaxBytesError
+	var ue *urlencoded.Error
+	return errors.Is(e.Err, ErrFormTooLarge) || errors.As(e.Err, &tooBig) || errors.As(e.Err, &ue)
+}
+
+// status is the HTTP status a rejected request gets.
+func (e *Error) status() int {
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.Is(e.Err, ErrFormTooLarge) || errors.As(e.Err, &tooBig):
+		return http.StatusRequestEntityTooLarge
+	case e.isForm():
+		return http.StatusBadRequest
+	}
+	return http.StatusUnsupportedMediaType
+}
+
+// Unwrap returns Err.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Kind names the cause: the SPEC error kind of a mapping error ("ctl",
+// "bad-mime-type", ...); "multiple-labels", "too-long",
+// "scheme-not-allowed" or "invalid-header-value" for this package's own;
+// "form-too-large", "form-bad-utf8" or "form-too-many-pairs" for a form
+// body (DecodeForms).
+func (e *Error) Kind() string {
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.Is(e.Err, ErrMultipleLabels):
+		return "multiple-labels"
+	case errors.Is(e.Err, ErrLabelTooLong):
+		return "too-long"
+	case errors.Is(e.Err, ErrSchemeNotAllowed):
+		return "scheme-not-allowed"
+	case errors.Is(e.Err, ErrInvalidHeaderValue):
+		return "invalid-header-value"
+	case errors.Is(e.Err, ErrFormTooLarge) || errors.As(e.Err, &tooBig):
+		return "form-too-large"
+	case errors.Is(e.Err, urlencoded.ErrBadUTF8):
+		return "form-bad-utf8"
+	case errors.Is(e.Err, urlencoded.ErrTooManyPairs):
+		return "form-too-many-pairs"
+	}
+	if k := mapping.KindOf(e.Err); k != 0 {
+		return k.String()
+	}
+	return "unknown"
+}

@@ -1,0 +1,76 @@
+package middleware
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/cturi/cturi/mapping/urlencoded"
+)
+
+// DefaultMaxFormBytes is the largest application/www-form-urlencoded body
+// the middleware decodes when Options.MaxFormBytes is zero: net/http's
+// limit for application/x-www-form-urlencoded bodies.
+const DefaultMaxFormBytes = 10 << 20
+
+// ErrFormTooLarge: an application/www-form-urlencoded body longer than
+// Options.MaxFormBytes.
+var ErrFormTooLarge = errors.New("middleware: form body larger than the limit")
+
+// formMediaType is the type draft-hoehrmann-urlencoded registers (§11).
+const formMediaType = "application/www-form-urlencoded"
+
+// isFormLabel reports whether a Content-Type's media type is
+// application/www-form-urlencoded, ignoring case and parameters (the type
+// has none, and a charset parameter has no significance: §11).
+func isFormLabel(label string) bool {
+	mt, _, _ := strings.Cut(label, ";")
+	return strings.EqualFold(strings.Trim(mt, " \t"), formMediaType)
+}
+
+// wantsForm reports whether the middleware decodes r's body as a form
+// when the handler will see label: the option is on, the method is one
+// whose body net/http's ParseForm reads, and the label is the form type.
+func (rw *rewriter) wantsForm(r *http.Request, label string) bool {
+	if !rw.forms || r.Body == nil || r.Body == http.NoBody {
+		return false
+	}
+	switch r.Method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch:
+		return isFormLabel(label)
+	}
+	return false
+}
+
+// replayBody gives the bytes the middleware read back to the handler,
+// followed by whatever it did not read, and closes the original body.
+type replayBody struct {
+	io.Reader
+	io.Closer
+}
+
+// decodeForm reads the body of r, the middleware's own copy of the
+// request, decodes it (draft-hoehrmann-urlencoded §4) and sets r.PostForm,
+// as ParseForm does for application/x-www-form-urlencoded; r.Form stays
+// nil, so ParseForm (FormValue, ...) adds the URL's query to it as usual.
+// The handler can still read the body: it is replayed from the bytes
+// read. On error r.PostForm stays nil and the body is replayed whole.
+func (rw *rewriter) decodeForm(r *http.Request) error {
+	orig := r.Body
+	buf, err := io.ReadAll(io.LimitReader(orig, rw.maxForm+1))
+	if err == nil && int64(len(buf)) > rw.maxForm {
+		err = ErrFormTooLarge
+	}
+	if err == nil {
+		var ds urlencoded.DataSet
+		if ds, err = urlencoded.Decode(string(buf)); err == nil {
+			r.PostForm = ds.Values()
+			r.Body = replayBody{bytes.NewReader(buf), orig}
+			return nil
+		}
+	}
+	r.Body = replayBody{io.MultiReader(bytes.NewReader(buf), orig), orig}
+	return err
+}

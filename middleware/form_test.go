@@ -1,0 +1,103 @@
+package middleware
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestFormDecoding(t *testing.T) {
+	const form = "a=1;b=x+y&c=%E2%82%AC;a=2;flag"
+	tests := []struct {
+		name     string
+		opts     Options
+		method   string
+		label    string
+		body     string
+		status   int        // 0: the handler ran
+		postForm url.Values // nil: not decoded
+	}{
+		{"decoded", Options{DecodeForms: true}, http.MethodPost, "application/www-form-urlencoded", form, 0,
+			url.Values{"a": {"1", "2"}, "b": {"x y"}, "c": {"€"}, "flag": {""}}},
+		{"URI label, mapped then decoded", Options{DecodeForms: true}, http.MethodPut, "ContentType:application/www-form-urlencoded", "k=v", 0, url.Values{"k": {"v"}}},
+		{"case and a meaningless charset", Options{DecodeForms: true}, http.MethodPatch, "Application/WWW-Form-URLEncoded; charset=latin1", "k=v", 0, url.Values{"k": {"v"}}},
+		{"empty body", Options{DecodeForms: true}, http.MethodPost, "application/www-form-urlencoded", "", 0, url.Values{}},
+		{"option off", Options{}, http.MethodPost, "application/www-form-urlencoded", form, 0, nil},
+		{"GET is not decoded", Options{DecodeForms: true}, http.MethodGet, "application/www-form-urlencoded", form, 0, nil},
+		{"legacy type left to net/http", Options{DecodeForms: true}, http.MethodPost, "application/x-www-form-urlencoded", "k=v", 0, nil},
+		{"invalid UTF-8 rejected", Options{DecodeForms: true}, http.MethodPost, "application/www-form-urlencoded", "k=%FF", http.StatusBadRequest, nil},
+		{"invalid UTF-8 passed through", Options{DecodeForms: true, Unmappable: PassThrough}, http.MethodPost, "application/www-form-urlencoded", "k=%FF", 0, nil},
+		{"too large", Options{DecodeForms: true, MaxFormBytes: 8}, http.MethodPost, "application/www-form-urlencoded", "k=123456789", http.StatusRequestEntityTooLarge, nil},
+		{"too large passed through", Options{DecodeForms: true, MaxFormBytes: 8, Unmappable: PassThrough}, http.MethodPost, "application/www-form-urlencoded", "k=123456789", 0, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(tt.method, "/?q=query&a=fromurl", strings.NewReader(tt.body))
+			r.Header.Set("Content-Type", tt.label)
+			origBody := r.Body
+			var errs []error
+			tt.opts.OnError = func(_ *http.Request, err error) { errs = append(errs, err) }
+			var ran bool
+			w := httptest.NewRecorder()
+			Rewrite(tt.opts)(http.HandlerFunc(func(w http.ResponseWriter, r2 *http.Request) {
+				ran = true
+				if tt.postForm == nil {
+					assert.Nil(t, r2.PostForm, "not decoded before ParseForm")
+				} else {
+					assert.Equal(t, tt.postForm, r2.PostForm)
+					assert.Nil(t, r2.Form, "left to ParseForm")
+					require.NoError(t, r2.ParseForm())
+					assert.Equal(t, "query", r2.FormValue("q"))
+					if v, ok := tt.postForm["a"]; ok {
+						assert.Equal(t, append(append([]string{}, v...), "fromurl"), r2.Form["a"], "body values first, as net/http")
+					}
+				}
+				body, err := io.ReadAll(r2.Body)
+				require.NoError(t, err)
+				assert.Equal(t, tt.body, string(body), "the body stays readable, byte for byte")
+				require.NoError(t, r2.Body.Close())
+			})).ServeHTTP(w, r)
+
+			assert.Nil(t, r.PostForm, "the caller's request is not parsed")
+			assert.True(t, origBody == r.Body, "the caller's body is the caller's")
+			if tt.status != 0 {
+				assert.False(t, ran)
+				assert.Equal(t, tt.status, w.Code)
+				require.Len(t, errs, 1)
+				assert.True(t, strings.HasPrefix(w.Body.String(), strconv.Itoa(tt.status)+" "+http.StatusText(tt.status)+": "), w.Body.String())
+				return
+			}
+			assert.True(t, ran)
+			if strings.Contains(tt.name, "passed through") {
+				assert.Len(t, errs, 1)
+			} else {
+				assert.Empty(t, errs)
+			}
+		})
+	}
+}
+
+// With the request mode Leave, forms are still decoded, and two
+// Content-Type fields are ambiguous, so nothing is.
+func TestFormDecodingWithLeave(t *testing.T) {
+	for _, labels := range [][]string{{"application/www-form-urlencoded"}, {"application/www-form-urlencoded", "text/plain"}} {
+		r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader("k=v"))
+		r.Header["Content-Type"] = labels
+		var got url.Values
+		Rewrite(Options{Request: Leave, DecodeForms: true})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			got = r.PostForm
+		})).ServeHTTP(httptest.NewRecorder(), r)
+		if len(labels) == 1 {
+			assert.Equal(t, url.Values{"k": {"v"}}, got)
+		} else {
+			assert.Nil(t, got)
+		}
+	}
+}

@@ -1,0 +1,125 @@
+package middleware
+
+import (
+	"net/http"
+
+	"github.com/cturi/cturi/mapping"
+)
+
+// Mode says how the middleware rewrites the labels going one way.
+type Mode uint8
+
+const (
+	// ToContentType maps a URI label to its Content-Type
+	// (mapping.ToContentType) and leaves a Content-Type as it is, without
+	// parsing it. It is the zero Mode: net/http, ParseForm and most
+	// clients speak Content-Types.
+	ToContentType Mode = iota
+	// ToURI maps a Content-Type to its URI label (mapping.ToURI) and
+	// leaves a URI label as it is.
+	ToURI
+	// Canonical maps every label to its canonical Content-Type
+	// (mapping.Canonical): URI labels are mapped, Content-Types are written
+	// canonically and wrapped forms collapse. It parses every label, so it
+	// costs a mapping call even when the label does not change.
+	Canonical
+	// Leave leaves labels alone.
+	Leave
+)
+
+// String returns the mode's name: "to-ct", "to-uri", "canonical" or
+// "leave".
+func (m Mode) String() string {
+	switch m {
+	case ToContentType:
+		return "to-ct"
+	case ToURI:
+		return "to-uri"
+	case Canonical:
+		return "canonical"
+	case Leave:
+		return "leave"
+	}
+	return "unknown"
+}
+
+// Policy says what becomes of a request whose label cannot be mapped.
+type Policy uint8
+
+const (
+	// Reject answers the request with 415 Unsupported Media Type and a
+	// plain-text body naming the error kind; the handler does not run.
+	// It is the zero Policy: a label the middleware was told to translate
+	// but cannot is not what the handler expects.
+	Reject Policy = iota
+	// PassThrough hands the request to the handler with its label
+	// unchanged; RequestLabels reports the error.
+	PassThrough
+)
+
+// DefaultMaxLabelLen is the longest label, in bytes, that the middleware
+// maps when Options.MaxLabelLen is zero. Real Content-Types are well under
+// a hundred bytes; multipart boundaries and URI labels stay far below this.
+const DefaultMaxLabelLen = 4096
+
+// Options configure Rewrite, ProxyRewrite and ProxyModifyResponse. The
+// zero value maps URI labels to Content-Types both ways, answers 415 to a
+// request label that cannot be mapped, accepts every URI scheme the
+// mapping accepts, and leaves form bodies to the handler.
+type Options struct {
+	// Request is how request labels are rewritten; the zero value is
+	// ToContentType.
+	Request Mode
+	// Response is how response labels are rewritten; the zero value is
+	// ToContentType.
+	Response Mode
+
+	// Unmappable says what becomes of a request whose label cannot be
+	// mapped; the zero value is Reject (415). A response label that cannot
+	// be mapped always goes out unchanged from Rewrite (the handler is
+	// already answering); ProxyModifyResponse with Reject returns the error
+	// to the proxy, whose ErrorHandler answers 502 Bad Gateway by default.
+	Unmappable Policy
+
+	// Mapping holds the options passed to every mapping call. For
+	// untrusted input, include mapping.NoControlled: it refuses the
+	// controlled mapping (URI-body, MIME-type; draft §6), with error kind
+	// reserved-param. mapping.Lenient accepts the unquoted parameter
+	// values some clients send with characters HTTP reserves for quoted
+	// strings (profile=http://...); mapping.StrictURI makes URI labels
+	// strict RFC 3986.
+	Mapping []mapping.Option
+
+	// Schemes, when not empty, lists the URI schemes (compared ignoring
+	// ASCII case) that a label the middleware maps may name: the scheme of
+	// a URI label it reads or writes, and that of the URI a Content-Type
+	// it produces wraps (application/uri.<URI>, URI-body). The ContentType
+	// scheme, which only carries a Content-Type, is always allowed. Labels
+	// the mode leaves alone are not checked.
+	Schemes []string
+
+	// MaxLabelLen bounds the length in bytes of a label the middleware
+	// maps; a longer one cannot be mapped (ErrLabelTooLong). Zero means
+	// DefaultMaxLabelLen, a negative value no limit.
+	MaxLabelLen int
+
+	// DecodeForms decodes the body of a POST, PUT or PATCH request whose
+	// label (as the handler sees it) is application/www-form-urlencoded
+	// (draft-hoehrmann-urlencoded: ';' or '&' between pairs, UTF-8 only)
+	// into r.PostForm, as net/http's ParseForm does for the legacy
+	// application/x-www-form-urlencoded type, which net/http keeps
+	// handling itself. ParseForm, FormValue and PostFormValue then work as
+	// usual, and the body stays readable. A body that does not decode is
+	// answered 400 (413 if too large), or, with PassThrough, handed on
+	// unread.
+	DecodeForms bool
+	// MaxFormBytes bounds the form bodies DecodeForms reads; zero means
+	// DefaultMaxFormBytes (10 MiB, net/http's limit for forms).
+	MaxFormBytes int64
+
+	// OnError, if not nil, is called with every label that cannot be
+	// mapped, on either side, before the policy applies; err is an
+	// *Error. It must not write to the response. For a proxied response r
+	// is the outgoing request.
+	OnError func(r *http.Request, err error)
+}

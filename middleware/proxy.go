@@ -1,0 +1,84 @@
+package middleware
+
+import (
+	"net/http"
+	"net/http/httputil"
+)
+
+// ProxyRewrite returns a function for httputil.ReverseProxy.Rewrite that
+// maps the Content-Type label of the outgoing request (pr.Out) as
+// opts.Request says, then calls next, if not nil, which sees the mapped
+// label. pr.In is never modified; pr.Out's header is the proxy's own
+// clone, and the label's slice in it is replaced, not written into.
+//
+// A Rewrite hook cannot fail a request, so a label that cannot be mapped
+// goes to the backend unchanged whatever opts.Unmappable says (OnError
+// is told). To answer such requests with 415 instead, wrap the proxy in
+// Rewrite, which maps request and response labels too and then needs
+// neither helper.
+func ProxyRewrite(opts Options, next func(*httputil.ProxyRequest)) func(*httputil.ProxyRequest) {
+	rw := newRewriter(opts)
+	return func(pr *httputil.ProxyRequest) {
+		rw.rewriteHeader(pr.Out, pr.Out.Header, SideRequest, rw.request)
+		if next != nil {
+			next(pr)
+		}
+	}
+}
+
+// ProxyModifyResponse returns a function for
+// httputil.ReverseProxy.ModifyResponse that maps the Content-Type label
+// of the backend's response as opts.Response says, then calls next, if
+// not nil, which sees the mapped label. With opts.Unmappable Reject, a
+// label that cannot be mapped makes it return the *Error, and the proxy's
+// ErrorHandler answers (502 Bad Gateway by default); with PassThrough the
+// label goes to the client unchanged.
+//
+// Streaming: the proxy flushes every write of a text/event-stream
+// response, and of one without a Content-Length, and otherwise only every
+// FlushInterval. It reads the Content-Type after ModifyResponse, so a
+// server-sent event stream whose label this maps to a URI
+// ("ContentType:text/event-stream") is no longer recognised by type; it
+// still streams when the backend sends it without a Content-Length (as
+// event streams are), but set FlushInterval to -1 on a proxy that maps
+// streaming responses to URI labels, to flush each write whatever the
+// framing.
+func ProxyModifyResponse(opts Options, next func(*http.Response) error) func(*http.Response) error {
+	rw := newRewriter(opts)
+	return func(res *http.Response) error {
+		if err := rw.rewriteHeader(res.Request, res.Header, SideResponse, rw.response); err != nil && rw.policy == Reject {
+			return err
+		}
+		if next != nil {
+			return next(res)
+		}
+		return nil
+	}
+}
+
+// rewriteHeader maps the label in h, a header the caller owns, replacing
+// its slice. A label that cannot be mapped is left as it is and its error
+// returned (OnError is told).
+func (rw *rewriter) rewriteHeader(r *http.Request, h http.Header, side Side, m Mode) error {
+	if m == Leave {
+		return nil
+	}
+	v := h["Content-Type"]
+	var out string
+	var err error
+	switch {
+	case len(v) == 0:
+		return nil
+	case len(v) > 1:
+		err = ErrMultipleLabels
+	default:
+		out, err = rw.mapLabel(v[0], m)
+	}
+	if err != nil {
+		return rw.report(r, side, v[0], err)
+	}
+	if out != v[0] {
+		h["Content-Type"] = []string{out}
+	}
+	return nil
+}

@@ -1,0 +1,197 @@
+package middleware
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	uriLabel = "http://example.com/tag42"
+	ctLabel  = "application/uri.http%3A%2F%2Fexample.com%2Ftag42"
+)
+
+// Each way a header can go out triggers the rewrite, before it goes out.
+func TestResponseRewriteTriggers(t *testing.T) {
+	tests := []struct {
+		name   string
+		handle func(w http.ResponseWriter)
+	}{
+		{"WriteHeader", func(w http.ResponseWriter) { w.WriteHeader(http.StatusCreated) }},
+		{"WriteHeader 204", func(w http.ResponseWriter) { w.WriteHeader(http.StatusNoContent) }},
+		{"WriteHeader 101", func(w http.ResponseWriter) { w.WriteHeader(http.StatusSwitchingProtocols) }},
+		{"Write", func(w http.ResponseWriter) { _, _ = w.Write([]byte("x")) }},
+		{"empty Write", func(w http.ResponseWriter) { _, _ = w.Write(nil) }},
+		{"io.WriteString", func(w http.ResponseWriter) { _, _ = io.WriteString(w, "x") }},
+		{"io.Copy", func(w http.ResponseWriter) { _, _ = io.Copy(w, io.LimitReader(strings.NewReader("xyz"), 2)) }},
+		{"Flush", func(w http.ResponseWriter) { w.(http.Flusher).Flush() }},
+		{"ResponseController.Flush", func(w http.ResponseWriter) { _ = http.NewResponseController(w).Flush() }},
+		{"return without writing", func(http.ResponseWriter) {}},
+		{"103 then 200", func(w http.ResponseWriter) {
+			w.WriteHeader(http.StatusEarlyHints)
+			w.WriteHeader(http.StatusOK)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := newRecordingWriter()
+			h := Rewrite(Options{})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", uriLabel)
+				tt.handle(w)
+			}))
+			serve(h, rec, httptest.NewRequest(http.MethodGet, "/", nil))
+			if rec.status == 0 { // the handler returned without writing
+				rec.WriteHeader(http.StatusOK) // as net/http would, after the middleware returned
+			}
+			assert.Equal(t, []string{ctLabel}, rec.sent())
+		})
+	}
+}
+
+// 1xx responses go out with the header as the handler left it, and do not
+// use up the rewrite.
+func TestEarlyHintsPassThrough(t *testing.T) {
+	rec := newRecordingWriter()
+	serve(Rewrite(Options{})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Link", "</style.css>; rel=preload; as=style")
+		w.Header().Set("Content-Type", uriLabel)
+		w.WriteHeader(http.StatusEarlyHints)
+		w.WriteHeader(http.StatusEarlyHints)
+		_, _ = w.Write([]byte("ok"))
+	})), rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	require.Len(t, rec.events, 4)
+	assert.Equal(t, event{"1xx", 103, []string{uriLabel}}, rec.events[0])
+	assert.Equal(t, event{"1xx", 103, []string{uriLabel}}, rec.events[1])
+	assert.Equal(t, event{"WriteHeader", 200, []string{ctLabel}}, rec.events[2])
+}
+
+// The rewrite happens once: a label set after the header went out is not
+// mapped (it would not reach the wire anyway), and mapping does not run
+// again.
+func TestResponseRewriteOnce(t *testing.T) {
+	rec := newRecordingWriter()
+	var calls int
+	serve(Rewrite(Options{OnError: func(*http.Request, error) { calls++ }})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "ContentType:a%0Ab/c")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write([]byte("a"))
+		w.(http.Flusher).Flush()
+		_ = http.NewResponseController(w).Flush()
+		w.Header().Set("Content-Type", uriLabel)
+		_, _ = io.WriteString(w, "b")
+	})), rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	assert.Equal(t, 1, calls, "one rewrite, one error report")
+	assert.Equal(t, []string{uriLabel}, rec.h["Content-Type"], "not rewritten after the header went out")
+	assert.Equal(t, []string{"ContentType:a%0Ab/c"}, rec.sent(), "an unmappable label goes out unchanged")
+	assert.Equal(t, "ab", rec.body.String())
+}
+
+func TestResponseModes(t *testing.T) {
+	tests := []struct {
+		mode     Mode
+		in, want []string
+	}{
+		{ToContentType, []string{uriLabel}, []string{ctLabel}},
+		{ToContentType, []string{"text/html"}, []string{"text/html"}},
+		{ToURI, []string{"image/JPEG"}, []string{"ContentType:image/jpeg"}},
+		{ToURI, []string{uriLabel}, []string{uriLabel}},
+		{Canonical, []string{"TEXT/html;charset=utf-8"}, []string{`text/html; charset="utf-8"`}},
+		{Canonical, []string{uriLabel}, []string{ctLabel}},
+		{Leave, []string{uriLabel}, []string{uriLabel}},
+		{ToContentType, []string{uriLabel, uriLabel}, []string{uriLabel, uriLabel}}, // two fields: ambiguous, unchanged
+		{ToContentType, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode.String(), func(t *testing.T) {
+			rec := newRecordingWriter()
+			serve(Rewrite(Options{Response: tt.mode})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if tt.in != nil {
+					w.Header()["Content-Type"] = tt.in
+				}
+				_, _ = w.Write([]byte("x"))
+			})), rec, httptest.NewRequest(http.MethodGet, "/", nil))
+			assert.Equal(t, tt.want, rec.sent())
+		})
+	}
+}
+
+// A nil slice tells net/http not to sniff; it must stay nil. The
+// handler's own slice (which it may share) must not be written into.
+func TestResponseHeaderSlices(t *testing.T) {
+	rec := newRecordingWriter()
+	serve(Rewrite(Options{Response: Canonical})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Content-Type"] = nil
+		_, _ = w.Write([]byte("<html>"))
+	})), rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	v, ok := rec.h["Content-Type"]
+	assert.True(t, ok)
+	assert.Nil(t, v)
+
+	shared := []string{uriLabel}
+	rec = newRecordingWriter()
+	serve(Rewrite(Options{})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Content-Type"] = shared
+		w.WriteHeader(http.StatusOK)
+	})), rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	assert.Equal(t, []string{uriLabel}, shared, "the handler's slice is untouched")
+	assert.Equal(t, []string{ctLabel}, rec.sent())
+
+	// net/http sniffs when there is no field at all; the middleware adds none.
+	w := httptest.NewRecorder()
+	serve(Rewrite(Options{Response: ToURI})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte("<html>"))
+	})), w, httptest.NewRequest(http.MethodGet, "/", nil))
+	assert.Equal(t, "text/html; charset=utf-8", w.Header().Get("Content-Type"))
+}
+
+// A response label that cannot be mapped goes out unchanged and is
+// reported with the request the handler saw.
+func TestResponseErrorReported(t *testing.T) {
+	var got []error
+	var reqs []*http.Request
+	rec := newRecordingWriter()
+	r := httptest.NewRequest(http.MethodPost, "/", nil)
+	r.Header.Set("Content-Type", uriLabel)
+	var handlerReq *http.Request
+	serve(Rewrite(Options{Response: ToURI, OnError: func(r *http.Request, err error) {
+		got = append(got, err)
+		reqs = append(reqs, r)
+	}})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		handlerReq = r
+		w.Header().Set("Content-Type", "text/")
+	})), rec, r)
+	rec.WriteHeader(http.StatusOK)
+	assert.Equal(t, []string{"text/"}, rec.sent())
+	require.Len(t, got, 1)
+	var e *Error
+	require.ErrorAs(t, got[0], &e)
+	assert.Equal(t, SideResponse, e.Side)
+	assert.Equal(t, "syntax", e.Kind())
+	assert.Same(t, handlerReq, reqs[0])
+}
+
+// A handler that panics leaves the writer alone; the panic propagates.
+func TestHandlerPanic(t *testing.T) {
+	rec := newRecordingWriter()
+	h := Rewrite(Options{})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", uriLabel)
+		panic(http.ErrAbortHandler)
+	}))
+	assert.PanicsWithValue(t, http.ErrAbortHandler, func() { serve(h, rec, httptest.NewRequest(http.MethodGet, "/", nil)) })
+	assert.Equal(t, []string{uriLabel}, rec.h["Content-Type"])
+}
+
+// Leave on the response side hands the handler the caller's writer itself.
+func TestResponseLeaveDoesNotWrap(t *testing.T) {
+	rec := newRecordingWriter()
+	var got http.ResponseWriter
+	serve(Rewrite(Options{Response: Leave})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = w
+	})), rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	assert.Same(t, rec, got)
+}

@@ -1,0 +1,129 @@
+package middleware
+
+import (
+	"net/http"
+	"strconv"
+)
+
+// Rewrite returns middleware that rewrites the Content-Type labels of
+// requests and responses as opts says (see Options for the defaults). It
+// has the shape chi's Use, gorilla/mux's Use and plain handler chains
+// expect. It panics if opts holds an invalid Mode, Policy or scheme name.
+//
+// Put it before anything that reads the request's Content-Type or body
+// (gorilla's ContentTypeHandler, body parsers) and inside logging and
+// compression; the README has the full order.
+func Rewrite(opts Options) func(http.Handler) http.Handler {
+	rw := newRewriter(opts)
+	return func(next http.Handler) http.Handler {
+		return &handler{rw: rw, next: next}
+	}
+}
+
+type handler struct {
+	rw   *rewriter
+	next http.Handler
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.rw.response == Leave {
+		if r2 := h.rw.rewriteRequest(w, r); r2 != nil {
+			h.next.ServeHTTP(w, r2)
+			cleanup(r, r2)
+		}
+		return
+	}
+	x := getResponseWriter(w, r, h.rw)
+	vw := x.view()
+	// A rejection goes through the response rewriting too, so a client
+	// that speaks URI labels gets its 415 labelled as it expects.
+	if r2 := h.rw.rewriteRequest(vw, r); r2 != nil {
+		x.r = r2
+		h.next.ServeHTTP(vw, r2)
+		cleanup(r, r2)
+	}
+	// Not deferred: after a panic the writer is neither rewritten nor
+	// recycled, since something may still be unwinding with it.
+	x.finish()
+}
+
+// rewriteRequest maps r's label, and decodes a form body if asked to. It
+// returns r itself when nothing changes, a shallow copy (with a cloned
+// header if the label changed) otherwise, and nil after answering with an
+// error status. r is never modified.
+func (rw *rewriter) rewriteRequest(w http.ResponseWriter, r *http.Request) *http.Request {
+	if rw.request == Leave && !rw.forms {
+		return r
+	}
+	r2, label := rw.rewriteLabel(w, r)
+	if r2 == nil || !rw.wantsForm(r2, label) {
+		return r2
+	}
+	if r2 == r {
+		r2 = r.WithContext(r.Context()) // PostForm and Body go into a copy
+	}
+	if err := rw.decodeForm(r2); err != nil {
+		e := rw.report(r, SideRequest, label, err)
+		if rw.policy == Reject {
+			reject(w, e)
+			return nil
+		}
+	}
+	return r2
+}
+
+// rewriteLabel maps r's label (see rewriteRequest) and returns the request
+// for the handler with the label it will see, or nil after answering 415.
+func (rw *rewriter) rewriteLabel(w http.ResponseWriter, r *http.Request) (*http.Request, string) {
+	v := r.Header["Content-Type"]
+	switch {
+	case len(v) == 0:
+		return r, ""
+	case rw.request == Leave && len(v) == 1:
+		return r, v[0]
+	case rw.request == Leave:
+		return r, "" // ambiguous: no form decoding either
+	}
+	var out string
+	var err error
+	if len(v) > 1 {
+		err = ErrMultipleLabels
+	} else {
+		out, err = rw.mapLabel(v[0], rw.request)
+	}
+	if err != nil {
+		e := rw.report(r, SideRequest, v[0], err)
+		if rw.policy == Reject {
+			reject(w, e)
+			return nil, ""
+		}
+		return withLabels(r, Labels{Original: v[0], Mapped: v[0], Err: e}), v[0]
+	}
+	if out == v[0] {
+		return r, out
+	}
+	r2 := withLabels(r, Labels{Original: v[0], Mapped: out})
+	r2.Header = r.Header.Clone()
+	// Clone made this slice; the caller's one is untouched.
+	r2.Header["Content-Type"][0] = out
+	return r2, out
+}
+
+// reject answers with the status e calls for (415 Unsupported Media
+// Type, RFC 9110 §15.5.16, for a label; 400 or 413 for a form body) and a
+// plain-text body whose first line names the error kind. The error's
+// message quotes any offending octet, and http.Error marks the body
+// nosniff, so nothing from the request is rendered.
+func reject(w http.ResponseWriter, e *Error) {
+	code := e.status()
+	http.Error(w, strconv.Itoa(code)+" "+http.StatusText(code)+": "+e.what()+" ("+e.Kind()+")\n"+e.Err.Error(), code)
+}
+
+// cleanup removes the temporary files of a multipart form the handler
+// parsed into the copy: net/http removes those of the request it made
+// only.
+func cleanup(r, r2 *http.Request) {
+	if r2 != r && r2.MultipartForm != nil && r2.MultipartForm != r.MultipartForm {
+		_ = r2.MultipartForm.RemoveAll()
+	}
+}

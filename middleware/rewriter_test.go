@@ -1,0 +1,233 @@
+package middleware
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/cturi/cturi/mapping"
+	"github.com/cturi/cturi/mapping/urlencoded"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestMapLabel(t *testing.T) {
+	const (
+		tag42   = "http://example.com/tag42"
+		tag42CT = "application/uri.http%3A%2F%2Fexample.com%2Ftag42"
+		xmlBody = `application/xml; URI-body="http://xml.example/foo"`
+		xmlURI  = `http://xml.example/foo?MIME-type="application/xml"`
+		mailMT  = `mailto:joe@blow.test?MIME-type="message%2Frfc822"#123`
+		mailCT  = `message/rfc822; URI-body="mailto%3Ajoe%40blow.test"; URI-fragment="123"`
+	)
+	tests := []struct {
+		name string
+		mode Mode
+		opts Options
+		in   string
+		want string // "" with err set: the label comes back unchanged
+		err  error
+	}{
+		{"to-ct leaves a Content-Type", ToContentType, Options{}, "TEXT/Plain;a=b", "TEXT/Plain;a=b", nil},
+		{"to-ct leaves even a bad Content-Type", ToContentType, Options{}, "not a label", "not a label", nil},
+		{"to-ct maps a URI (draft 3.1)", ToContentType, Options{}, tag42, tag42CT, nil},
+		{"to-ct decodes a ContentType URI (3.2)", ToContentType, Options{}, "ContentType:image/jpeg", "image/jpeg", nil},
+		{"to-ct controlled mapping (3.3)", ToContentType, Options{}, mailMT, mailCT, nil},
+		{"to-ct refuses CRLF", ToContentType, Options{}, "ContentType:text/plain%0D%0AX-Evil:%201", "", mapping.ErrCTL},
+		{"to-ct refuses NUL", ToContentType, Options{}, `ContentType:text/plain?a="%00"`, "", mapping.ErrCTL},
+		{"to-ct refuses a relative label", ToContentType, Options{}, "ContentType://x", "", mapping.ErrReserved},
+		{"to-uri maps a Content-Type (2.1)", ToURI, Options{}, "image/JPEG", "ContentType:image/jpeg", nil},
+		{"to-uri leaves a URI", ToURI, Options{}, "http://x/%0D", "http://x/%0D", nil},
+		{"to-uri controlled mapping (2.4)", ToURI, Options{}, xmlBody, xmlURI, nil},
+		{"to-uri syntax error", ToURI, Options{}, "text", "", mapping.ErrSyntax},
+		{"to-uri StrictURI", ToURI, Options{Mapping: []mapping.Option{mapping.StrictURI}}, "image/tiff; application=faxbw", "ContentType:image/tiff?application=%22faxbw%22", nil},
+		{"to-uri Lenient", ToURI, Options{Mapping: []mapping.Option{mapping.Lenient}}, "multipart/mixed; boundary=----=_Part_0", `ContentType:multipart/mixed?boundary="----%3D_Part_0"`, nil},
+		{"canonical writes a Content-Type canonically", Canonical, Options{}, "TEXT/PLAIN; charset=utf-8", `text/plain; charset="utf-8"`, nil},
+		{"canonical leaves a canonical Content-Type", Canonical, Options{}, `text/plain; charset="utf-8"`, `text/plain; charset="utf-8"`, nil},
+		{"canonical maps a URI", Canonical, Options{}, tag42, tag42CT, nil},
+		{"canonical collapses a wrapped label", Canonical, Options{}, "application/uri.ContentType%3Atext%2Fplain", "text/plain", nil},
+		{"canonical syntax error", Canonical, Options{}, "text/", "", mapping.ErrSyntax},
+		{"leave leaves anything", Leave, Options{}, "ContentType:text/plain%0D%0A", "ContentType:text/plain%0D%0A", nil},
+
+		{"NoControlled refuses MIME-type", ToContentType, Options{Mapping: []mapping.Option{mapping.NoControlled}}, mailMT, "", mapping.ErrReservedParam},
+		{"NoControlled refuses URI-body", ToURI, Options{Mapping: []mapping.Option{mapping.NoControlled}}, xmlBody, "", mapping.ErrReservedParam},
+		{"NoControlled allows the plain mapping", ToContentType, Options{Mapping: []mapping.Option{mapping.NoControlled}}, tag42, tag42CT, nil},
+
+		{"Schemes allow a listed scheme", ToContentType, Options{Schemes: []string{"HTTP"}}, tag42, tag42CT, nil},
+		{"Schemes refuse another", ToContentType, Options{Schemes: []string{"https"}}, tag42, "", ErrSchemeNotAllowed},
+		{"Schemes always allow ContentType", ToContentType, Options{Schemes: []string{"https"}}, "ContentType:image/jpeg", "image/jpeg", nil},
+		{"Schemes see through a ContentType wrapper", ToContentType, Options{Schemes: []string{"https"}}, "ContentType:application/uri.http%253A%252F%252Fx", "", ErrSchemeNotAllowed},
+		{"Schemes check a produced URI", ToURI, Options{Schemes: []string{"https"}}, "application/uri.http%3A%2F%2Fx", "", ErrSchemeNotAllowed},
+		{"Schemes check a URI-body", ToURI, Options{Schemes: []string{"https"}}, xmlBody, "", ErrSchemeNotAllowed},
+		{"Schemes allow ContentType output", ToURI, Options{Schemes: []string{"https"}}, "text/plain", "ContentType:text/plain", nil},
+		{"Schemes check a canonical uri. type", Canonical, Options{Schemes: []string{"https"}}, "application/uri.http%3A%2F%2Fx", "", ErrSchemeNotAllowed},
+		{"Schemes check a canonical URI-body", Canonical, Options{Schemes: []string{"https"}}, xmlBody, "", ErrSchemeNotAllowed},
+		{"Schemes pass a canonical native type", Canonical, Options{Schemes: []string{"https"}}, "TEXT/plain", "text/plain", nil},
+		{"Schemes ignore labels left alone", ToContentType, Options{Schemes: []string{"https"}}, "application/uri.http%3A%2F%2Fx", "application/uri.http%3A%2F%2Fx", nil},
+
+		{"MaxLabelLen refuses a long label", ToContentType, Options{MaxLabelLen: 10}, tag42, "", ErrLabelTooLong},
+		{"MaxLabelLen ignores labels left alone", ToContentType, Options{MaxLabelLen: 10}, "application/octet-stream", "application/octet-stream", nil},
+		{"default limit", ToContentType, Options{}, "http://x/" + strings.Repeat("a", DefaultMaxLabelLen), "", ErrLabelTooLong},
+		{"no limit", ToContentType, Options{MaxLabelLen: -1}, "http://x/" + strings.Repeat("a", DefaultMaxLabelLen), "application/uri.http%3A%2F%2Fx%2F" + strings.Repeat("a", DefaultMaxLabelLen), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rw := newRewriter(tt.opts)
+			out, err := rw.mapLabel(tt.in, tt.mode)
+			if tt.err != nil {
+				require.ErrorIs(t, err, tt.err)
+				assert.Equal(t, tt.in, out, "a label that cannot be mapped comes back unchanged")
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, out)
+			assert.True(t, validHeaderValue(out))
+		})
+	}
+}
+
+// TestMapLabelMatchesMapping checks each mode against the mapping function
+// it stands for, over the SPEC vectors' inputs.
+func TestMapLabelMatchesMapping(t *testing.T) {
+	rw := newRewriter(Options{MaxLabelLen: -1})
+	for _, in := range vectorInputs(t) {
+		for _, m := range []Mode{ToContentType, ToURI, Canonical} {
+			got, gotErr := rw.mapLabel(in, m)
+			var want string
+			var wantErr error
+			switch {
+			case m == Canonical:
+				want, wantErr = mapping.Canonical(in)
+			case m == ToContentType && mapping.Detect(in) == mapping.DirectionToContentType:
+				want, wantErr = mapping.ToContentType(in)
+			case m == ToURI && mapping.Detect(in) == mapping.DirectionToURI:
+				want, wantErr = mapping.ToURI(in)
+			default:
+				want = in
+			}
+			if wantErr != nil {
+				assert.Equal(t, mapping.KindOf(wantErr), mapping.KindOf(gotErr), "%s %q", m, in)
+				assert.Equal(t, in, got)
+				continue
+			}
+			assert.NoError(t, gotErr, "%s %q", m, in)
+			assert.Equal(t, want, got, "%s %q", m, in)
+		}
+	}
+}
+
+func TestNewRewriterPanicsOnBadOptions(t *testing.T) {
+	for name, o := range map[string]Options{
+		"request mode":  {Request: Leave + 1},
+		"response mode": {Response: 200},
+		"policy":        {Unmappable: PassThrough + 1},
+		"scheme colon":  {Schemes: []string{"http:"}},
+		"scheme empty":  {Schemes: []string{""}},
+		"scheme digit":  {Schemes: []string{"1http"}},
+	} {
+		assert.Panics(t, func() { Rewrite(o) }, name)
+	}
+	assert.NotPanics(t, func() { Rewrite(Options{Schemes: []string{"a+b-c.d"}}) })
+}
+
+func TestOptionsAreCopied(t *testing.T) {
+	o := Options{Schemes: []string{"https"}, Mapping: []mapping.Option{mapping.NoControlled}}
+	rw := newRewriter(o)
+	o.Schemes[0] = "http"
+	o.Mapping[0] = mapping.Lenient
+	_, err := rw.mapLabel("http://x", ToContentType)
+	assert.ErrorIs(t, err, ErrSchemeNotAllowed)
+	_, err = rw.mapLabel(`mailto:a@b?MIME-type="text%2Fplain"`, ToContentType)
+	assert.ErrorIs(t, err, mapping.ErrReservedParam)
+}
+
+func TestURIScheme(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://x":           "http",
+		" \tContentType:a/b": "ContentType",
+		"a+b.c-d:x":          "a+b.c-d",
+		"text/plain; a=b:c":  "",
+		"1a:b":               "",
+		":x":                 "",
+		"nocolon":            "",
+	} {
+		assert.Equal(t, want, uriScheme(in), in)
+	}
+}
+
+func TestValidHeaderValue(t *testing.T) {
+	for in, want := range map[string]bool{
+		`text/plain; a="x	y"`: true, // HTAB in a value
+		"text/plain; a=\"é\"": true, // obs-text
+		"":                    true,
+		"a\rb":                false,
+		"a\nb":                false,
+		"a\x00b":              false,
+		"a\x7fb":              false,
+		"a\x1bb":              false,
+	} {
+		assert.Equal(t, want, validHeaderValue(in), "%q", in)
+	}
+}
+
+func TestModeString(t *testing.T) {
+	for m, s := range map[Mode]string{ToContentType: "to-ct", ToURI: "to-uri", Canonical: "canonical", Leave: "leave", 9: "unknown"} {
+		assert.Equal(t, s, m.String())
+	}
+}
+
+func TestErrorKind(t *testing.T) {
+	_, merr := mapping.ToContentType("ContentType:a%0Ab/c")
+	_, utf8Err := urlencoded.Decode("a=%FF")
+	_, pairsErr := urlencoded.DecodeOptions{MaxPairs: 1}.Decode("a;b")
+	tests := []struct {
+		err    error
+		kind   string
+		status int
+	}{
+		{ErrMultipleLabels, "multiple-labels", 415},
+		{ErrLabelTooLong, "too-long", 415},
+		{ErrSchemeNotAllowed, "scheme-not-allowed", 415},
+		{ErrInvalidHeaderValue, "invalid-header-value", 415},
+		{merr, "ctl", 415},
+		{errors.New("other"), "unknown", 415},
+		{ErrFormTooLarge, "form-too-large", 413},
+		{&http.MaxBytesError{Limit: 1}, "form-too-large", 413},
+		{utf8Err, "form-bad-utf8", 400},
+		{pairsErr, "form-too-many-pairs", 400},
+	}
+	for _, tt := range tests {
+		e := &Error{Side: SideRequest, Label: "l", Err: tt.err}
+		assert.Equal(t, tt.kind, e.Kind())
+		assert.ErrorIs(t, e, tt.err)
+		what := "the request's Content-Type label cannot be mapped"
+		if strings.HasPrefix(tt.kind, "form-") {
+			what = "the request body cannot be decoded as application/www-form-urlencoded"
+		}
+		assert.True(t, strings.HasPrefix(e.Error(), "middleware: "+what+" ("+tt.kind+"): "), e.Error())
+		assert.Equal(t, tt.status, e.status())
+		assert.NotContains(t, e.Error(), "\n")
+	}
+	var me *mapping.Error
+	require.ErrorAs(t, &Error{Side: SideResponse, Err: merr}, &me)
+	assert.Equal(t, mapping.KindCTL, me.Kind)
+	assert.Equal(t, "response", SideResponse.String())
+	assert.Equal(t, "unknown", Side(0).String())
+}
+
+// The word-at-a-time check agrees with the octet-by-octet one for every
+// octet value at every position of every alignment.
+func TestValidHeaderValueEveryOctet(t *testing.T) {
+	base := []byte("application/uri.x%3Ay; a=\"b\"") // 29 octets: 3 words and a tail
+	for pos := range base {
+		for c := 0; c < 256; c++ {
+			b := append([]byte(nil), base...)
+			b[pos] = byte(c)
+			want := (c >= 0x20 || c == '\t') && c != 0x7F
+			if got := validHeaderValue(string(b)); got != want {
+				t.Fatalf("octet 0x%02X at %d: got %v", c, pos, got)
+			}
+		}
+	}
+}
