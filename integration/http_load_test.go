@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"log"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -68,14 +69,16 @@ func TestConcurrentLoad(t *testing.T) {
 
 	for _, p := range protos {
 		t.Run(p.name, func(t *testing.T) {
-			proxy := p.start(middleware.Rewrite(middleware.Options{})(plainProxy(backend)))
+			rp := plainProxy(backend)
+			rp.ErrorLog = log.New(testWriter{t}, "proxy: ", 0) // say why, if a request fails
+			proxy := p.start(middleware.Rewrite(middleware.Options{})(rp))
 			t.Cleanup(proxy.Close)
 			c := proxy.Client()
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
 
 			var next, corrupted, failed atomic.Int64
-			var firstErr sync.Once
+			var firstErr, firstCorrupt sync.Once
 			var wg sync.WaitGroup
 			for w := range workers {
 				wg.Add(1)
@@ -108,6 +111,11 @@ func TestConcurrentLoad(t *testing.T) {
 							!bytes.Equal(got, body) || res.Header.Get("X-Sum") != sha(body) ||
 							res.Header.Get("X-Seen") != want[label] || res.Header.Get("Content-Type") != want[label] {
 							corrupted.Add(1)
+							firstCorrupt.Do(func() {
+								t.Errorf("request %d (label %q): read error %v, status %d, body equal %v (%d of %d bytes), X-Sum ok %v, X-Seen %q, Content-Type %q, want %q",
+									i, label, err, res.StatusCode, bytes.Equal(got, body), len(got), len(body),
+									res.Header.Get("X-Sum") == sha(body), res.Header.Get("X-Seen"), res.Header.Get("Content-Type"), want[label])
+							})
 						}
 					}
 				}()
@@ -119,4 +127,12 @@ func TestConcurrentLoad(t *testing.T) {
 			assert.GreaterOrEqual(t, next.Load(), int64(perProto))
 		})
 	}
+}
+
+// testWriter sends log output to the test's log.
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(string(bytes.TrimRight(p, "\n")))
+	return len(p), nil
 }
