@@ -188,6 +188,9 @@ func (dc Decoder) decode(s string, class *[256]uint8, cs encoding.Encoding) (Dat
 			d = append(d, p)
 		}
 		if i == len(s) {
+			if len(d) == 0 {
+				return nil, nil // only empty sequences (legacy)
+			}
 			return d, nil
 		}
 		pos = i + 1
