@@ -51,9 +51,9 @@
 // index of the pair concerned; it unwraps to a sentinel (ErrBadUTF8,
 // ErrTooManyPairs, ErrReservedFragment, ErrUnencodable, ErrUnknownCharset,
 // ErrUndecodable), and its message starts "urlencoded: ". Decoding costs
-// time linear in the input and allocates at most the result slice and one
-// buffer of the input's size; the number of pairs is limited
-// (DefaultMaxPairs). Decoded names and values may hold any Unicode
+// time linear in the input and, for UTF-8, allocates only the result slice
+// and one buffer of at most the input's size; the number of pairs is
+// limited (DefaultMaxPairs). Decoded names and values may hold any Unicode
 // character, including U+0000, CR and LF, which the format allows (seed 002
 // §5): check them before putting them into a header.
 package urlencoded
