@@ -1,6 +1,7 @@
 package urlencoded
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -162,6 +163,11 @@ func toUTF8(enc encoding.Encoding, s string) (string, int) {
 	if bad := firstUndecodable(enc, s); bad >= 0 {
 		return "", bad
 	}
+	if err != nil || !utf8.ValidString(out) {
+		// x/text's decoders do neither; should one, its output is not
+		// passed on, and with no better offset the error is at the start.
+		return "", 0
+	}
 	return out, -1
 }
 
@@ -188,7 +194,7 @@ func firstUndecodable(enc encoding.Encoding, s string) int {
 		if !utf8.Valid(out) {
 			return pos
 		}
-		if strings.ContainsRune(string(out), utf8.RuneError) && string(src[pos:pos+nSrc]) != replacement {
+		if bytes.ContainsRune(out, utf8.RuneError) && string(src[pos:pos+nSrc]) != replacement {
 			return pos
 		}
 		pos += nSrc

@@ -30,7 +30,8 @@ type Decoder struct {
 	// case C.2); octets that are not valid in the charset give
 	// KindUndecodable. The charset must be ASCII-compatible (not UTF-16,
 	// not "replacement"), otherwise decoding fails with
-	// KindUnknownCharset. Decode ignores LegacyCharset: the
+	// KindUnknownCharset. Each converted name or value is a string of its
+	// own. Decode ignores LegacyCharset: the
 	// application/www-form-urlencoded format is UTF-8 only (seed 002 §11).
 	LegacyCharset string
 }
@@ -202,7 +203,7 @@ func (dc Decoder) decode(s string, class *[256]uint8, cs encoding.Encoding) (Dat
 func (st *decoding) text(lo, hi int, cl uint8, index int, what string) (string, error) {
 	raw := st.in[lo:hi]
 	if st.charset != nil {
-		return st.transcode(lo, hi, index, what)
+		return st.transcode(lo, hi, cl, index, what)
 	}
 	out := raw
 	if cl&(clPct|clPlus) != 0 {
@@ -227,12 +228,15 @@ func (st *decoding) text(lo, hi int, cl uint8, index int, what string) (string, 
 
 // transcode is text for a legacy charset: percent-decode, then convert to
 // UTF-8.
-func (st *decoding) transcode(lo, hi, index int, what string) (string, error) {
+func (st *decoding) transcode(lo, hi int, cl uint8, index int, what string) (string, error) {
 	raw := st.in[lo:hi]
-	var b strings.Builder
-	b.Grow(len(raw))
-	appendDecoded(&b, raw)
-	octets := b.String()
+	octets := raw
+	if cl&(clPct|clPlus) != 0 {
+		var b strings.Builder
+		b.Grow(len(raw))
+		appendDecoded(&b, raw)
+		octets = b.String()
+	}
 	if !needsTranscoding(octets) {
 		return octets, nil
 	}
