@@ -260,9 +260,13 @@ func appendDecoded(b *strings.Builder, s string) (high bool) {
 			b.WriteString(s[start:i])
 			b.WriteByte(' ')
 			start = i + 1
-		case c == '%' && isTriplet(s, i):
+		case c == '%' && i+2 < len(s):
+			hi, lo := hexValue[s[i+1]], hexValue[s[i+2]]
+			if hi|lo > 0xF {
+				continue // not a triplet: the '%' is data
+			}
 			b.WriteString(s[start:i])
-			o := unhex(s[i+1])<<4 | unhex(s[i+2])
+			o := hi<<4 | lo
 			b.WriteByte(o)
 			high = high || o >= utf8.RuneSelf
 			i += 2
@@ -291,19 +295,23 @@ func rawOffset(raw string, n int) int {
 
 // isTriplet reports whether s[i:] starts with '%' and two hex digits.
 func isTriplet(s string, i int) bool {
-	return i+2 < len(s) && s[i] == '%' && unhex(s[i+1]) < 16 && unhex(s[i+2]) < 16
+	return i+2 < len(s) && s[i] == '%' && hexValue[s[i+1]]|hexValue[s[i+2]] <= 0xF
 }
 
-// unhex returns the value of the hex digit c (either case) as a byte, or
-// 0xFF when c is not one; callers check with isTriplet first.
-func unhex(c byte) byte {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0'
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10
+// hexValue maps a hex digit (either case) to its value and every other
+// octet to 0xFF.
+var hexValue = func() (t [256]byte) {
+	for c := range t {
+		switch {
+		case '0' <= c && c <= '9':
+			t[c] = byte(c - '0')
+		case 'A' <= c && c <= 'F':
+			t[c] = byte(c - 'A' + 10)
+		case 'a' <= c && c <= 'f':
+			t[c] = byte(c - 'a' + 10)
+		default:
+			t[c] = 0xFF
+		}
 	}
-	return 0xFF
-}
+	return t
+}()
