@@ -180,7 +180,7 @@ func TestModeString(t *testing.T) {
 func TestErrorKind(t *testing.T) {
 	_, merr := mapping.ToContentType("ContentType:a%0Ab/c")
 	_, utf8Err := urlencoded.Decode("a=%FF")
-	_, pairsErr := urlencoded.DecodeOptions{MaxPairs: 1}.Decode("a;b")
+	_, pairsErr := urlencoded.Decoder{MaxPairs: 1}.Decode("a;b")
 	tests := []struct {
 		err    error
 		kind   string

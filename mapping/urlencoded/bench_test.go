@@ -3,77 +3,106 @@ package urlencoded
 import (
 	"fmt"
 	"net/url"
+	"strings"
 	"testing"
 )
 
-// Data sets for the benchmarks, each as this package's canonical encoding
-// and as the legacy encoding net/url reads and writes, decoded and encoded
-// in the same run as url.ParseQuery and url.Values.Encode.
-func benchSets() []struct {
-	name string
-	d    DataSet
-} {
-	large := DataSet{}
-	for i := 0; i < 100; i++ {
-		large = append(large, Pair{fmt.Sprintf("field%d", i), fmt.Sprintf("value %d/ü", i), true})
+// The data sets, each written in the legacy format so that url.ParseQuery,
+// the baseline measured in the same run, reads the same string.
+var benchQueries = []struct{ name, in string }{
+	{"small", "q=golang&lang=en&page=2"},
+	{"search", "q=hello+world+again&hl=en&num=10&start=20&safe=off&tbm=isch&flag"},
+	{"ragnarok", getLegacy},
+	{"escaped", "name=J%C3%BCrgen+M%C3%BCller&city=M%C3%BCnchen&msg=Gr%C3%BC%C3%9Fe+%26+Dank%21&x=%7B%22a%22%3A1%7D"},
+	{"50pairs", fiftyPairs()},
+}
+
+func fiftyPairs() string {
+	var b strings.Builder
+	for i := range 50 {
+		if i > 0 {
+			b.WriteByte('&')
+		}
+		fmt.Fprintf(&b, "field%d=value+%d", i, i)
 	}
-	return []struct {
-		name string
-		d    DataSet
-	}{
-		{"section8", DataSet{{"url", "http://example.org/Ragnarök/", true}, {"lang", "de", true}}},
-		{"search", DataSet{{"q", "content type to uri", true}, {"page", "2", true}, {"sort", "date", true}}},
-		{"100fields", large},
-	}
+	return b.String()
 }
 
 var (
-	sinkSet  DataSet
-	sinkVals url.Values
-	sinkStr  string
+	sinkSet    DataSet
+	sinkValues url.Values
+	sinkString string
 )
 
 func BenchmarkDecode(b *testing.B) {
-	for _, c := range benchSets() {
-		enc, _ := c.d.Encode()
-		legacy := c.d.Values().Encode()
-		b.Run(c.name+"/Decode", func(b *testing.B) {
+	for _, c := range benchQueries {
+		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
-			b.SetBytes(int64(len(enc)))
+			b.SetBytes(int64(len(c.in)))
 			for b.Loop() {
-				sinkSet, _ = Decode(enc)
-			}
-		})
-		b.Run(c.name+"/DecodeLegacy", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(legacy)))
-			for b.Loop() {
-				sinkSet, _ = DecodeLegacy(legacy)
-			}
-		})
-		b.Run(c.name+"/url.ParseQuery", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(legacy)))
-			for b.Loop() {
-				sinkVals, _ = url.ParseQuery(legacy)
+				sinkSet, _ = Decode(c.in)
 			}
 		})
 	}
 }
 
-func BenchmarkEncode(b *testing.B) {
-	for _, c := range benchSets() {
-		v := c.d.Values()
-		b.Run(c.name+"/Encode", func(b *testing.B) {
+func BenchmarkDecodeLegacy(b *testing.B) {
+	for _, c := range benchQueries {
+		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
+			b.SetBytes(int64(len(c.in)))
 			for b.Loop() {
-				sinkStr, _ = c.d.Encode()
+				sinkSet, _ = DecodeLegacy(c.in)
 			}
 		})
-		b.Run(c.name+"/url.Values.Encode", func(b *testing.B) {
+	}
+}
+
+// BenchmarkParseQuery is the baseline of the decoders.
+func BenchmarkParseQuery(b *testing.B) {
+	for _, c := range benchQueries {
+		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
+			b.SetBytes(int64(len(c.in)))
 			for b.Loop() {
-				sinkStr = v.Encode()
+				sinkValues, _ = url.ParseQuery(c.in)
+			}
+		})
+	}
+}
+
+func benchEncode(b *testing.B, encode func(DataSet) string) {
+	for _, c := range benchQueries {
+		d, err := DecodeLegacy(c.in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.in)))
+			for b.Loop() {
+				sinkString = encode(d)
+			}
+		})
+	}
+}
+
+func BenchmarkEncode(b *testing.B)       { benchEncode(b, DataSet.Encode) }
+func BenchmarkEncodeLegacy(b *testing.B) { benchEncode(b, DataSet.EncodeLegacy) }
+
+// BenchmarkValuesEncode is the baseline of the encoders: url.Values.Encode
+// of the same data sets (as maps, which it sorts by name).
+func BenchmarkValuesEncode(b *testing.B) {
+	for _, c := range benchQueries {
+		v, err := url.ParseQuery(c.in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.in)))
+			for b.Loop() {
+				sinkString = v.Encode()
 			}
 		})
 	}

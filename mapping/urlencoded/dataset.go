@@ -1,39 +1,80 @@
 package urlencoded
 
 import (
-	"maps"
 	"net/url"
 	"slices"
+	"unicode/utf8"
 )
 
-// Pair is one (name, value) pair of a data set. A value is either a string
-// (Defined) or undefined: "name" without '=' decodes to an undefined value,
-// "name=" to the empty one (§3).
+// Pair is one (name, value) pair of a data set (seed 002 §3). A value is
+// either a string or undefined: Defined is false for a name written without
+// '=' ("img" in "img;avail"), which is distinct from an empty value
+// ("img=", Defined true, Value ""). When Defined is false, Value is ignored
+// by the encoders and is "" in everything this package returns.
 type Pair struct {
-	Name    string
-	Value   string
-	Defined bool
+	Name, Value string
+	Defined     bool
 }
 
-// DataSet is an ordered list of pairs; order and duplicate names are
-// significant and kept (§7).
+// DataSet is an ordered list of pairs. Order is significant and duplicate
+// names are kept (seed 002 §7); names and values are compared byte for
+// byte, case included. The empty data set is nil.
+//
+// The format is UTF-8 only: every name and value should be valid UTF-8.
+// Validate reports the pairs the encoders cannot represent faithfully.
 type DataSet []Pair
 
-// Get returns the value of the first pair named name, and whether that
-// pair exists and has a defined value. Names are compared exactly (§7).
-func (d DataSet) Get(name string) (value string, ok bool) {
+// Lookup returns the first pair named name and true, or the zero Pair and
+// false when there is none.
+func (d DataSet) Lookup(name string) (Pair, bool) {
 	for _, p := range d {
 		if p.Name == name {
-			return p.Value, p.Defined
+			return p, true
 		}
 	}
-	return "", false
+	return Pair{}, false
 }
 
-// Values converts d to a url.Values. The map keeps the values of each name
-// in order but loses the order of the names, which pairs had undefined
-// values (they become ""), and so the difference between "a" and "a=".
+// Validate reports whether every encoder of this package represents d
+// faithfully, so that decoding the encoding gives d back. It returns a
+// *Error of kind KindBadUTF8 for the first name or value that is not valid
+// UTF-8 (Input is that string, Offset the first invalid octet, Index the
+// pair), and one of kind KindUnencodable when d is the single pair ("",
+// undefined), which encodes to "", the encoding of the empty data set
+// (seed 002 §3 note). Otherwise it returns nil.
+//
+// DecodeLegacy cannot give back pairs with an empty name and an undefined
+// value at all (application/x-www-form-urlencoded parsers skip empty
+// sequences); Validate does not check for them.
+func (d DataSet) Validate() error {
+	if len(d) == 1 && d[0].Name == "" && !d[0].Defined {
+		return newError(KindUnencodable, "", 0, 0,
+			`the data set (("", undefined)) has no encoding; it would encode as "", the empty data set`)
+	}
+	for i, p := range d {
+		if off := invalidUTF8(p.Name); off >= 0 {
+			return newError(KindBadUTF8, p.Name, off, i, "invalid UTF-8 at offset %d of the name of pair %d", off, i)
+		}
+		if !p.Defined {
+			continue
+		}
+		if off := invalidUTF8(p.Value); off >= 0 {
+			return newError(KindBadUTF8, p.Value, off, i, "invalid UTF-8 at offset %d of the value of pair %d", off, i)
+		}
+	}
+	return nil
+}
+
+// Values returns d as a url.Values, for code written against net/url and
+// net/http. A map loses information: the order of pairs with different
+// names (the order of the values of one name is kept), and the difference
+// between an undefined and an empty value (both become "", which is what
+// url.ParseQuery makes of a name without '='). Values returns nil for an
+// empty data set.
 func (d DataSet) Values() url.Values {
+	if len(d) == 0 {
+		return nil
+	}
 	v := make(url.Values, len(d))
 	for _, p := range d {
 		v[p.Name] = append(v[p.Name], p.Value)
@@ -41,14 +82,44 @@ func (d DataSet) Values() url.Values {
 	return v
 }
 
-// FromValues converts v to a data set: names in sorted order (a map has no
-// order of its own), each name's values in their order, all defined.
+// FromValues returns the data set of v: the names in ascending byte order
+// (the order url.Values.Encode writes them in, since a map has none), the
+// values of each name in slice order, every value defined. A name with no
+// values gives no pair. FromValues returns nil for an empty v.
 func FromValues(v url.Values) DataSet {
-	var d DataSet
-	for _, name := range slices.Sorted(maps.Keys(v)) {
+	n := 0
+	for _, vs := range v {
+		n += len(vs)
+	}
+	if n == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(v))
+	for name := range v {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	d := make(DataSet, 0, n)
+	for _, name := range names {
 		for _, value := range v[name] {
 			d = append(d, Pair{Name: name, Value: value, Defined: true})
 		}
 	}
 	return d
+}
+
+// invalidUTF8 returns the offset of the first octet of s that does not
+// start a valid UTF-8 sequence, or -1. Pure ASCII costs one pass.
+func invalidUTF8(s string) int {
+	if utf8.ValidString(s) {
+		return -1
+	}
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return -1 // unreachable: s is invalid, so the loop returns
 }

@@ -1,26 +1,59 @@
-// Package urlencoded implements the application/www-form-urlencoded format
-// of draft-hoehrmann-urlencoded-00 ("The application/www-form-urlencoded
-// format"): an ordered data set of (name, value) pairs, UTF-8 only, with
-// ';' as separator and undefined values, suitable as an IRI query (RFC 3987)
-// and as a standalone format; and the legacy application/x-www-form-urlencoded
-// format it replaces, as browsers send it.
+// Package urlencoded encodes and decodes data sets of name-value pairs as
+// application/www-form-urlencoded (draft-hoehrmann-urlencoded-00, the
+// project's seed 002) and as the legacy application/x-www-form-urlencoded
+// it replaces (RFC 1866 §8.2.1 as the WHATWG URL Standard §5 defines it
+// today), and percent-encodes text held in a legacy charset (seed 001,
+// "creating URI components from arbitrary data", case C).
 //
-// The cturi draft maps Content-Type parameters to a URI query "in much the
-// same way that HTML form fields are", but the mapping itself (package
-// mapping) must not use form semantics: it keeps '+' and ';' as data and
-// never decodes values, or closure is lost. This package is for
-// applications that carry name-value data in query strings and bodies.
+// The cturi mapping says Content-Type parameters travel in a URI query "in
+// much the same way that HTML form fields are", but the mapping itself
+// never uses form semantics (it keeps '+' and ';' as data). This package
+// is for applications that read or write such queries, or any name-value
+// data, as forms.
 //
-// Encode is the canonical encoder of the draft's §3, with one correction:
-// it also escapes '+', which the draft forgets (so that ("a+b", "1") does
-// not come back as ("a b", "1")). Decode is the §4 decoder; it reports
-// invalid UTF-8 (§5's non-conforming strings) as an error with the byte
-// offset rather than altering data. Filter is the §6 fragment-identifier
-// filter.
+// # Data sets
 //
-// EscapeCharset covers case C of Mike Brown's percent-encoding recipe
-// (uri@w3.org, 2004): text already encoded in a known charset is either
-// percent-encoded octet by octet (Opaque) or decoded to Unicode and
-// percent-encoded as UTF-8 (Decoded). Charset names are the WHATWG Encoding
-// labels (golang.org/x/text/encoding/htmlindex).
+// A DataSet is an ordered list of Pairs; duplicates and order are kept and
+// a value may be undefined (a name without '='), which is not the same as
+// empty. Values and FromValues convert to and from url.Values, which loses
+// order and undefinedness.
+//
+// # Encoding and decoding
+//
+// DataSet.Encode is the canonical encoder of seed 002 §3 ('+' for space,
+// ';' between pairs, non-ASCII text literal as in an IRI query), with the
+// draft's one defect fixed: '+' is escaped too. EncodeURI is the same with
+// non-ASCII escaped, for URIs; EncodeLegacy writes the legacy format.
+//
+//	urlencoded.DataSet{{Name: "q", Value: "a+b c", Defined: true}, {Name: "raw"}}.Encode()
+//	    // q=a%2Bb+c;raw
+//
+// Decode is the decoder of seed 002 §4 (';' and '&' separate pairs, %HH
+// and '+' are decoded, the result must be UTF-8); DecodeLegacy reads the
+// legacy format ('&' only). Both reject what they cannot decode
+// faithfully rather than repair it. A Decoder sets limits (MaxPairs) and
+// the charset of legacy form data.
+//
+// DataSet.Filter applies the fragment identifier of seed 002 §6, a
+// comma-separated list of names that selects pairs.
+//
+// # Charsets
+//
+// EscapeCharset percent-encodes text given as octets in a WHATWG-named
+// charset either opaquely (case C.1) or decoded to Unicode and encoded as
+// UTF-8 (case C.2), using golang.org/x/text. The seed's own examples have
+// two mistakes, corrected here: the octets of "greeting" are
+// 67 72 65 65 74 69 6E 67, and U+00F7 '÷' is %C3%B7 in UTF-8.
+//
+// # Errors and security
+//
+// Every error is a *Error with a Kind, the input, a byte offset and the
+// index of the pair concerned; it unwraps to a sentinel (ErrBadUTF8,
+// ErrTooManyPairs, ErrReservedFragment, ErrUnencodable, ErrUnknownCharset,
+// ErrUndecodable), and its message starts "urlencoded: ". Decoding costs
+// time linear in the input and, for UTF-8, allocates only the result slice
+// and one buffer of at most the input's size; the number of pairs is
+// limited (DefaultMaxPairs). Decoded names and values may hold any Unicode
+// character, including U+0000, CR and LF, which the format allows (seed 002
+// §5): check them before putting them into a header.
 package urlencoded

@@ -1,106 +1,70 @@
 package urlencoded
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "strings"
 
-// Encode returns the canonical encoding of d (§3): in each name and value
-// a space becomes '+'; '%', '+', ';', '&', '=' and every character that
-// cannot occur in an RFC 3987 iquery are percent-encoded as the upper-case
-// %HH of their UTF-8 octets; other characters, non-ASCII included, stay as
-// they are. A pair is written "name" when its value is undefined and
-// "name=value" otherwise, and pairs are joined with ';'.
+// Encode returns the canonical encoding of d, the application/www-form-
+// urlencoded algorithm of seed 002 §3, which is an RFC 3987 iquery:
 //
-// The draft's step 2 forgets '+': its encoder writes ("a+b", "1") as
-// "a+b=1", which decodes to ("a b", "1"). Encode escapes it, so that
-// Decode(Encode(d)) == d for every d Encode accepts.
+//   - in each name and value, space becomes '+', and '%', ';', '&', '=',
+//     '+' and every character that cannot occur in an iquery (controls,
+//     '"' '#' '<' '>' '[' '\' ']' '^' '`' '{' '|' '}', C1 controls,
+//     noncharacters, ...) become %HH of their UTF-8 octets, upper-case;
+//     other characters, non-ASCII ones included, stay literal;
+//   - a pair is name=value, or the name alone when the value is undefined;
+//   - pairs are joined with ';'.
 //
-// The error is an *Error: ErrBadUTF8 if a name or value is not valid UTF-8
-// (the format is UTF-8 only), ErrUnencodable for the data set
-// (("", undefined)), which would encode as "", the empty data set.
-func (d DataSet) Encode() (string, error) {
-	if len(d) == 1 && d[0].Name == "" && !d[0].Defined {
-		return "", newError(ErrUnencodable, -1, `the data set (("", undefined)) has no encoding (it would be the empty one)`)
+// Unlike §3 step 2 of the draft, Encode escapes '+' as %2B: the draft's
+// escape set omits it, so ("a+b", "1") would be written a+b=1, which §4
+// decodes as ("a b", "1").
+//
+// Encode does not normalise (no Unicode or newline normalisation, seed 002
+// §5). It writes octets that are not valid UTF-8 as %HH, which Decode then
+// rejects with ErrBadUTF8; and the one data set the format cannot
+// represent, the single pair ("", undefined), encodes as "" like the empty
+// data set. Validate reports both. For every other d with valid UTF-8,
+// Decode(d.Encode()) equals d.
+func (d DataSet) Encode() string { return d.encode(escCanonical, ';') }
+
+// EncodeURI is Encode for a URI rather than an IRI: it also writes every
+// non-ASCII character as %HH of its UTF-8 octets, which is the RFC 3987
+// §3.1 mapping of the canonical form to a URI (the GET request of seed 002
+// §8). The result is ASCII and decodes to the same data set.
+func (d DataSet) EncodeURI() string { return d.encode(escURI, ';') }
+
+// EncodeLegacy returns d in the legacy application/x-www-form-urlencoded
+// format as browsers send it (the serializer of the WHATWG URL Standard,
+// with UTF-8): space becomes '+', the octets of everything but A-Z a-z 0-9
+// '*' '-' '.' '_' become %HH, and pairs are joined with '&'.
+//
+// The legacy format has no undefined values: EncodeLegacy writes such a
+// pair as the name alone, which DecodeLegacy reads back as undefined and
+// url.ParseQuery as an empty value. A pair with an empty name and an
+// undefined value becomes an empty sequence, which legacy parsers
+// (DecodeLegacy included) skip.
+func (d DataSet) EncodeLegacy() string { return d.encode(escLegacy, '&') }
+
+func (d DataSet) encode(e *escaper, sep byte) string {
+	if len(d) == 0 {
+		return ""
 	}
-	n := 0
+	n := len(d) - 1
 	for _, p := range d {
-		n += len(p.Name) + len(p.Value) + 2
+		n += e.len(p.Name)
+		if p.Defined {
+			n += 1 + e.len(p.Value)
+		}
 	}
 	var b strings.Builder
 	b.Grow(n)
 	for i, p := range d {
 		if i > 0 {
-			b.WriteByte(';')
+			b.WriteByte(sep)
 		}
-		if err := encodeComponent(&b, p.Name); err != nil {
-			return "", err
-		}
+		e.write(&b, p.Name)
 		if p.Defined {
 			b.WriteByte('=')
-			if err := encodeComponent(&b, p.Value); err != nil {
-				return "", err
-			}
+			e.write(&b, p.Value)
 		}
 	}
-	return b.String(), nil
-}
-
-// literalASCII holds the ASCII octets Encode writes as they are: those an
-// iquery allows, less '%', '+' and the separators ';', '&', '='.
-var literalASCII = func() (t [128]bool) {
-	for c := 0x21; c < 0x7F; c++ {
-		t[c] = strings.IndexByte(`"#&;<=>[\]^`+"`{|}%+", byte(c)) < 0
-	}
-	return t
-}()
-
-const upperHex = "0123456789ABCDEF"
-
-func encodeComponent(b *strings.Builder, s string) error {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == ' ':
-				b.WriteByte('+')
-			case literalASCII[c]:
-				b.WriteByte(c)
-			default:
-				b.Write([]byte{'%', upperHex[c>>4], upperHex[c&15]})
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			return newError(ErrBadUTF8, i, "cannot encode invalid UTF-8 (offset %d of %q)", i, s)
-		}
-		if iqueryAllows(r) {
-			b.WriteString(s[i : i+n])
-		} else {
-			for _, o := range []byte(s[i : i+n]) {
-				b.Write([]byte{'%', upperHex[o>>4], upperHex[o&15]})
-			}
-		}
-		i += n
-	}
-	return nil
-}
-
-// iqueryAllows reports whether a non-ASCII character may occur literally
-// in an RFC 3987 iquery (ucschar or iprivate), that is, whether it is
-// outside the ranges the draft's §3 lists after %x7F.
-func iqueryAllows(r rune) bool {
-	switch {
-	case r <= 0x9F: // C1 controls
-		return false
-	case 0xD800 <= r && r <= 0xDFFF, 0xFDD0 <= r && r <= 0xFDEF, 0xFFF0 <= r && r <= 0xFFFF:
-		return false
-	case r&0xFFFE == 0xFFFE: // U+xFFFE and U+xFFFF of every plane
-		return false
-	case 0xE0000 <= r && r <= 0xE0FFF:
-		return false
-	}
-	return true
+	return b.String()
 }

@@ -5,40 +5,104 @@ import (
 	"fmt"
 )
 
-// Sentinels for errors.Is. Every error this package returns is an *Error
-// that unwraps to one of them.
-var (
-	// ErrBadUTF8: decoded octets that are not valid UTF-8 (§2, §5), or a
-	// name or value that is not valid UTF-8 when encoding.
-	ErrBadUTF8 = errors.New("urlencoded: invalid UTF-8")
-	// ErrTooManyPairs: more pairs than DecodeOptions.MaxPairs.
-	ErrTooManyPairs = errors.New("urlencoded: too many pairs")
-	// ErrUnencodable: the data set (("", undefined)), the one data set the
-	// format cannot represent (§3: it would encode as "", the empty list).
-	ErrUnencodable = errors.New("urlencoded: data set cannot be encoded")
-	// ErrReservedFragment: a fragment identifier with '(' or ')', whose
-	// semantics are reserved (§6).
-	ErrReservedFragment = errors.New("urlencoded: reserved fragment identifier")
-	// ErrUnknownCharset: a charset name that the WHATWG Encoding standard
-	// does not define.
-	ErrUnknownCharset = errors.New("urlencoded: unknown charset")
-	// ErrCharsetData: octets that are not valid in the named charset.
-	ErrCharsetData = errors.New("urlencoded: octets invalid in charset")
+// Kind is the kind of an urlencoded error. Its String method returns a short
+// name ("bad-utf8", "too-many-pairs", ...) suitable for logs and metrics.
+type Kind uint8
+
+// The error kinds.
+const (
+	// KindBadUTF8: after percent-decoding, a name or value (or a fragment
+	// name) is not valid UTF-8 (RFC 3629: no overlong forms, surrogates or
+	// code points above U+10FFFF). Seed 002 §2 and §5 call such strings
+	// non-conforming; they are never repaired.
+	KindBadUTF8 Kind = iota + 1
+	// KindTooManyPairs: the input holds more pairs than the decoder's
+	// MaxPairs.
+	KindTooManyPairs
+	// KindReservedFragment: a fragment identifier holds '(' or ')', whose
+	// semantics seed 002 §6 reserves ("it is incorrect to ignore or
+	// otherwise attempt to process them").
+	KindReservedFragment
+	// KindUnencodable: a data set the format cannot represent, which is
+	// exactly the one pair ("", undefined) on its own (seed 002 §3 note).
+	KindUnencodable
+	// KindUnknownCharset: a charset name that is not a WHATWG Encoding
+	// name or label, or one whose data is never decoded ("replacement").
+	KindUnknownCharset
+	// KindUndecodable: octets that are not valid in the charset they are
+	// said to be in.
+	KindUndecodable
 )
 
-// Error is the error every function of this package returns.
+var kindNames = [...]string{
+	KindBadUTF8:          "bad-utf8",
+	KindTooManyPairs:     "too-many-pairs",
+	KindReservedFragment: "reserved-fragment",
+	KindUnencodable:      "unencodable",
+	KindUnknownCharset:   "unknown-charset",
+	KindUndecodable:      "undecodable",
+}
+
+// String returns the short name of the kind, e.g. "bad-utf8".
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// Sentinels, one per kind, so that errors.Is(err, urlencoded.ErrBadUTF8)
+// works on every error this package returns.
+var (
+	ErrBadUTF8          = errors.New("urlencoded: bad-utf8")
+	ErrTooManyPairs     = errors.New("urlencoded: too-many-pairs")
+	ErrReservedFragment = errors.New("urlencoded: reserved-fragment")
+	ErrUnencodable      = errors.New("urlencoded: unencodable")
+	ErrUnknownCharset   = errors.New("urlencoded: unknown-charset")
+	ErrUndecodable      = errors.New("urlencoded: undecodable")
+)
+
+var sentinels = [...]error{
+	KindBadUTF8:          ErrBadUTF8,
+	KindTooManyPairs:     ErrTooManyPairs,
+	KindReservedFragment: ErrReservedFragment,
+	KindUnencodable:      ErrUnencodable,
+	KindUnknownCharset:   ErrUnknownCharset,
+	KindUndecodable:      ErrUndecodable,
+}
+
+// Error is the error every function of this package returns. It unwraps to
+// the sentinel of its kind, so both errors.Is(err, ErrBadUTF8) and
+// errors.As(err, &e) with e *Error work.
 type Error struct {
-	Err    error // one of the sentinels above
-	Offset int   // byte offset in the input the error is about, or -1
-	msg    string
+	// Kind says what is wrong.
+	Kind Kind
+	// Input is the text Offset refers to: the string given to Decode,
+	// DecodeLegacy or Filter, the charset data given to EscapeCharset, or,
+	// for DataSet.Validate, the name or value at fault.
+	Input string
+	// Offset is the byte offset in Input of the octet, %HH triplet or
+	// element the error is about.
+	Offset int
+	// Index is the index of the pair (or, for Filter, of the fragment
+	// name) the error is about, and -1 when the error concerns no single
+	// pair.
+	Index int
+
+	detail string
 }
 
-func newError(err error, off int, format string, args ...any) *Error {
-	return &Error{Err: err, Offset: off, msg: fmt.Sprintf(format, args...)}
+func newError(k Kind, input string, off, index int, format string, args ...any) *Error {
+	return &Error{Kind: k, Input: input, Offset: off, Index: index, detail: fmt.Sprintf(format, args...)}
 }
 
-// Error returns a message prefixed "urlencoded: ".
-func (e *Error) Error() string { return "urlencoded: " + e.msg }
+// Error returns a message a person can act on, prefixed "urlencoded: ".
+func (e *Error) Error() string { return "urlencoded: " + e.detail }
 
-// Unwrap returns the sentinel.
-func (e *Error) Unwrap() error { return e.Err }
+// Unwrap returns the sentinel of e.Kind (ErrBadUTF8, ErrTooManyPairs, ...).
+func (e *Error) Unwrap() error {
+	if int(e.Kind) < len(sentinels) {
+		return sentinels[e.Kind]
+	}
+	return nil
+}

@@ -3,69 +3,173 @@ package urlencoded_test
 import (
 	"errors"
 	"fmt"
+	"net/url"
 
 	"github.com/cturi/cturi/mapping"
 	"github.com/cturi/cturi/mapping/urlencoded"
 )
 
-func ExampleDecode() {
-	d, err := urlencoded.Decode("url=http://example.org/Ragnar%C3%B6k/;lang=de;debug")
-	if err != nil {
-		panic(err)
-	}
+func printSet(d urlencoded.DataSet) {
 	for _, p := range d {
-		fmt.Printf("%q %q %v\n", p.Name, p.Value, p.Defined)
+		if p.Defined {
+			fmt.Printf("%q = %q\n", p.Name, p.Value)
+		} else {
+			fmt.Printf("%q (undefined)\n", p.Name)
+		}
 	}
-	_, err = urlencoded.Decode("Chevron3=Bo%F6tes")
-	fmt.Println(errors.Is(err, urlencoded.ErrBadUTF8), err)
+}
+
+func ExampleDecode() {
+	d, err := urlencoded.Decode("url=http://example.org/Ragnar%C3%B6k/;lang=de&q=a+b%2Bc;debug")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	printSet(d)
 	// Output:
-	// "url" "http://example.org/Ragnarök/" true
-	// "lang" "de" true
-	// "debug" "" false
-	// true urlencoded: invalid UTF-8 at offset 11
+	// "url" = "http://example.org/Ragnarök/"
+	// "lang" = "de"
+	// "q" = "a b+c"
+	// "debug" (undefined)
+}
+
+func ExampleDecode_error() {
+	_, err := urlencoded.Decode("Chevron3=Bo%F6tes")
+	var e *urlencoded.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Kind, e.Offset, errors.Is(err, urlencoded.ErrBadUTF8))
+		fmt.Println(err)
+	}
+	// Output:
+	// bad-utf8 11 true
+	// urlencoded: invalid UTF-8 at offset 11, in the value of pair 0
 }
 
 func ExampleDecodeLegacy() {
-	d, _ := urlencoded.DecodeLegacy("url=http%3A%2F%2Fexample.org%2F&q=a+b;c")
-	fmt.Println(d.Values())
-	// Output: map[q:[a b;c] url:[http://example.org/]]
+	d, err := urlencoded.DecodeLegacy("url=http%3A%2F%2Fexample.org%2F%3Fa%3D1%3Bb&&lang=de")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	printSet(d)
+	// Output:
+	// "url" = "http://example.org/?a=1;b"
+	// "lang" = "de"
+}
+
+func ExampleDecoder_DecodeLegacy() {
+	// A form on a windows-1252 page, limited to 10 pairs.
+	dec := urlencoded.Decoder{MaxPairs: 10, LegacyCharset: "windows-1252"}
+	d, err := dec.DecodeLegacy("price=%8010&name=Bo%F6tes")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	printSet(d)
+
+	_, err = urlencoded.Decoder{MaxPairs: 2}.Decode("a;b;c")
+	fmt.Println(err)
+	// Output:
+	// "price" = "€10"
+	// "name" = "Boötes"
+	// urlencoded: more than 2 pairs (pair 3 starts at offset 4)
 }
 
 func ExampleDataSet_Encode() {
 	d := urlencoded.DataSet{
-		{Name: "a b", Value: "c+d", Defined: true},
-		{Name: "img"},
-		{Name: "Lookup", Value: "\x00,⌣,€", Defined: true},
+		{Name: "q", Value: "a+b c", Defined: true},
+		{Name: "url", Value: "http://example.org/Ragnarök/", Defined: true},
+		{Name: "raw"},
 	}
-	s, _ := d.Encode()
-	fmt.Println(s)
-	// Output: a+b=c%2Bd;img;Lookup=%00,⌣,€
+	fmt.Println(d.Encode())
+	// Output:
+	// q=a%2Bb+c;url=http://example.org/Ragnarök/;raw
 }
 
-func ExampleFilter() {
-	d, _ := urlencoded.Decode("a=1;b;a=2;=3;d,;f")
-	got, _ := urlencoded.Filter(d, "e,,a,%64%2C")
-	s, _ := got.Encode()
-	fmt.Println(s)
-	_, err := urlencoded.Filter(d, "value-of(a)")
-	fmt.Println(err)
+func ExampleDataSet_EncodeURI() {
+	d := urlencoded.DataSet{{Name: "url", Value: "http://example.org/Ragnarök/", Defined: true}, {Name: "lang", Value: "de", Defined: true}}
+	fmt.Println("/t?" + d.EncodeURI())
 	// Output:
-	// a=1;a=2;=3;d,
-	// urlencoded: fragment identifier "value-of(a)" has a '(' at offset 8, reserved for future versions
+	// /t?url=http://example.org/Ragnar%C3%B6k/;lang=de
+}
+
+func ExampleDataSet_EncodeLegacy() {
+	d := urlencoded.DataSet{{Name: "url", Value: "http://example.org/Ragnarök/", Defined: true}, {Name: "lang", Value: "de", Defined: true}}
+	fmt.Println(d.EncodeLegacy())
+	// Output:
+	// url=http%3A%2F%2Fexample.org%2FRagnar%C3%B6k%2F&lang=de
+}
+
+func ExampleDataSet_Values() {
+	d, _ := urlencoded.Decode("b=2;a;b=1")
+	v := d.Values()
+	fmt.Printf("%q %q\n", v["a"], v["b"])
+	// Output:
+	// [""] ["2" "1"]
 }
 
 func ExampleFromValues() {
-	d := urlencoded.FromValues(map[string][]string{"b": {"2"}, "a": {"1", "x y"}})
-	s, _ := d.Encode()
-	fmt.Println(s)
-	// Output: a=1;a=x+y;b=2
+	d := urlencoded.FromValues(url.Values{"z": {"1"}, "a": {"x", "y"}})
+	fmt.Println(d.Encode())
+	// Output:
+	// a=x;a=y;z=1
 }
 
-// Seed 001, case C: "4 ÷ 3" in windows-1252, opaque or decoded to UTF-8.
+func ExampleDataSet_Validate() {
+	fmt.Println(urlencoded.DataSet{{Name: ""}}.Validate())
+	fmt.Println(urlencoded.DataSet{{Name: "a", Value: "\xff", Defined: true}}.Validate())
+	fmt.Println(urlencoded.DataSet{{Name: ""}, {Name: ""}}.Validate())
+	// Output:
+	// urlencoded: the data set (("", undefined)) has no encoding; it would encode as "", the empty data set
+	// urlencoded: invalid UTF-8 at offset 0 of the value of pair 0
+	// <nil>
+}
+
+func ExampleDataSet_Lookup() {
+	d, _ := urlencoded.Decode("lang=de;lang=en;debug")
+	p, ok := d.Lookup("lang")
+	fmt.Println(p.Value, ok)
+	p, ok = d.Lookup("debug")
+	fmt.Println(p.Defined, ok)
+	// Output:
+	// de true
+	// false true
+}
+
+func ExampleDataSet_Filter() {
+	// Seed 002 §6: data:application/www-form-urlencoded,a=1;b;a=2;=3;d,;f#e,,a,%64%2C
+	d, _ := urlencoded.Decode("a=1;b;a=2;=3;d,;f")
+	sel, err := d.Filter("e,,a,%64%2C")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(sel.Encode())
+	_, err = d.Filter("value-of(a)")
+	fmt.Println(errors.Is(err, urlencoded.ErrReservedFragment))
+	// Output:
+	// a=1;a=2;=3;d,
+	// true
+}
+
+func ExampleDataSet_Select() {
+	d, _ := urlencoded.Decode("a=1;b=2;c=3;a=4")
+	fmt.Println(d.Select("c", "a").Encode())
+	// Output:
+	// a=1;c=3;a=4
+}
+
+func ExampleEncodeFragment() {
+	fmt.Println(urlencoded.EncodeFragment("e", "", "a", "d,", "größe"))
+	// Output:
+	// e,,a,d%2C,größe
+}
+
 func ExampleEscapeCharset() {
+	// Seed 001 case C: the directory "4 ÷ 3" on a windows-1252 filesystem.
 	text := []byte{0x34, 0x20, 0xF7, 0x20, 0x33}
 	opaque, _ := urlencoded.EscapeCharset(text, "windows-1252", urlencoded.Opaque, mapping.Unreserved)
-	decoded, _ := urlencoded.EscapeCharset(text, "windows-1252", urlencoded.Decoded, mapping.Unreserved)
+	decoded, _ := urlencoded.EscapeCharset(text, "windows-1252", urlencoded.DecodeFirst, mapping.Unreserved)
 	fmt.Println(opaque)
 	fmt.Println(decoded)
 	// Output:

@@ -1,100 +1,244 @@
 package urlencoded
 
 import (
+	"errors"
+	"net/url"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/cturi/cturi/mapping"
 	"github.com/stretchr/testify/require"
 )
 
-func seedForm(f *testing.F) {
-	f.Add("")
-	f.Add("a=1;b;a=2;=3;d,;f")
-	f.Add("url=http://example.org/Ragnar%C3%B6k/;lang=de")
-	f.Add("+a+b+c+=+1++3+")
-	f.Add("Cipher=c=(m^e)%n")
-	f.Add("Lookup=%C0%80")
+// Fuzz targets. Their properties come from seed 002: Decode(Encode(x))
+// == x for every data set the format can represent (§3, §4), and a
+// string either decodes to a data set whose canonical encoding decodes to
+// it again, or fails with a typed error (§4, §5). The rows of form.tsv are
+// the seed corpus.
+
+// dataSetFrom builds a data set from fuzz bytes: for each pair, a control
+// octet (bits 0-5 the name's length, bit 7 set when the value is
+// defined), the name, and for a defined value an octet with its length
+// (bits 0-5) and the value. Lengths are cut at the end of the input.
+func dataSetFrom(b []byte) DataSet {
+	take := func(n int) string {
+		n = min(n, len(b))
+		s := string(b[:n])
+		b = b[n:]
+		return s
+	}
+	var d DataSet
+	for len(b) > 0 {
+		c := b[0]
+		b = b[1:]
+		p := Pair{Name: take(int(c & 0x3F))}
+		if c&0x80 != 0 && len(b) > 0 {
+			n := int(b[0] & 0x3F)
+			b = b[1:]
+			p.Value, p.Defined = take(n), true
+		}
+		d = append(d, p)
+	}
+	return d
 }
 
-// FuzzDecode: the decoders never panic; what they accept encodes
-// canonically and decodes back to the same data set (§3, §4).
+// bytesOf is the inverse of dataSetFrom for names and values of at most
+// 63 octets, for the seed corpus.
+func bytesOf(d DataSet) []byte {
+	var b []byte
+	for _, p := range d {
+		c := byte(len(p.Name))
+		if p.Defined {
+			c |= 0x80
+		}
+		b = append(append(b, c), p.Name...)
+		if p.Defined {
+			b = append(append(b, byte(len(p.Value))), p.Value...)
+		}
+	}
+	return b
+}
+
+func withoutEmptyUndefined(d DataSet) DataSet {
+	var out DataSet
+	for _, p := range d {
+		if p.Name != "" || p.Defined {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func requireASCIIURIText(t *testing.T, s string) {
+	for i := 0; i < len(s); i++ {
+		require.True(t, s[i] > 0x20 && s[i] < 0x7F, "octet %#x at %d of %q", s[i], i, s)
+	}
+}
+
+func FuzzRoundTrip(f *testing.F) {
+	for _, r := range loadFormRows(f) {
+		f.Add(bytesOf(r.dataSet))
+		f.Add(bytesOf(r.decoded))
+	}
+	f.Add(bytesOf(DataSet{def("a+b", "1"), undef(""), def("\xff", "\xC3(")}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		x := dataSetFrom(data)
+		verr := x.Validate()
+		enc := x.Encode()
+		got, err := Decode(enc)
+		switch {
+		case errors.Is(verr, ErrUnencodable):
+			require.Equal(t, "", enc)
+			require.NoError(t, err)
+			require.Nil(t, got)
+			return
+		case verr != nil:
+			require.ErrorIs(t, verr, ErrBadUTF8)
+			require.ErrorIs(t, err, ErrBadUTF8, "Encode of invalid UTF-8 %q must not decode", enc)
+			for _, s := range []string{x.EncodeURI(), x.EncodeLegacy()} {
+				_, err := Decode(s)
+				require.ErrorIs(t, err, ErrBadUTF8)
+			}
+			return
+		}
+		require.NoError(t, err, "Decode(%q)", enc)
+		require.Equal(t, x, got, "Decode(Encode(x)) for %q", enc)
+		require.Equal(t, enc, got.Encode())
+
+		uri := x.EncodeURI()
+		requireASCIIURIText(t, uri)
+		got, err = Decode(uri)
+		require.NoError(t, err)
+		require.Equal(t, x, got, "Decode(EncodeURI(x)) for %q", uri)
+
+		legacy := x.EncodeLegacy()
+		requireASCIIURIText(t, legacy)
+		got, err = Decode(legacy)
+		require.NoError(t, err)
+		require.Equal(t, x, got, "Decode(EncodeLegacy(x)) for %q", legacy)
+		got, err = DecodeLegacy(legacy)
+		require.NoError(t, err)
+		require.Equal(t, withoutEmptyUndefined(x), got, "DecodeLegacy(EncodeLegacy(x)) for %q", legacy)
+
+		// The fragment naming every other pair's name selects those pairs.
+		var names []string
+		for i := 0; i < len(x); i += 2 {
+			names = append(names, x[i].Name)
+		}
+		if len(names) > 0 {
+			frag := EncodeFragment(names...)
+			sel, err := x.Filter(frag)
+			require.NoError(t, err, "Filter(%q)", frag)
+			require.Equal(t, x.Select(names...), sel)
+		}
+	})
+}
+
 func FuzzDecode(f *testing.F) {
-	seedForm(f)
+	for _, r := range loadFormRows(f) {
+		f.Add(r.input)
+	}
+	f.Add("a=1&&b=%zz+%2B&c")
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, legacy := range []bool{false, true} {
-			d, err := DecodeOptions{Legacy: legacy, MaxPairs: -1}.Decode(s)
+		for legacy, decode := range []func(string) (DataSet, error){Decode, DecodeLegacy} {
+			d, err := decode(s)
 			if err != nil {
 				var e *Error
 				require.ErrorAs(t, err, &e)
-				require.True(t, e.Offset >= -1 && e.Offset < len(s))
-				require.False(t, utf8.ValidString(strings.ReplaceAll(s, "%", "")) && strings.IndexByte(s, '%') < 0,
-					"%q is UTF-8 without escapes, yet fails: %v", s, err)
+				require.Nil(t, d)
+				require.Contains(t, []Kind{KindBadUTF8, KindTooManyPairs}, e.Kind)
+				require.True(t, e.Offset >= 0 && e.Offset <= len(s), "offset %d of %d", e.Offset, len(s))
+				require.True(t, strings.HasPrefix(err.Error(), "urlencoded: "))
 				continue
 			}
-			enc, err := d.Encode()
-			if err != nil {
-				require.ErrorIs(t, err, ErrUnencodable)
-				require.Equal(t, DataSet{{}}, d)
-				continue
+			require.NoError(t, d.Validate(), "a decoded data set is encodable")
+			enc := d.Encode()
+			again, err := Decode(enc)
+			require.NoError(t, err, "Decode(%q)", enc)
+			require.Equal(t, d, again, "re-encoded as %q", enc)
+			require.Equal(t, enc, again.Encode(), "canonical form is a fixed point")
+			if legacy == 1 {
+				again, err = DecodeLegacy(d.EncodeLegacy())
+				require.NoError(t, err)
+				require.Equal(t, d, again)
+				// Where net/url accepts the input, it agrees.
+				if v, err := url.ParseQuery(s); err == nil {
+					require.Equal(t, len(v), len(d.Values()))
+					if len(v) > 0 {
+						require.Equal(t, v, d.Values())
+					}
+				}
 			}
-			back, err := Decode(enc)
-			require.NoError(t, err)
-			require.Equal(t, d.withoutEmpty(), back.withoutEmpty(), "%q -> %q", s, enc)
-			again, err := back.Encode()
-			require.NoError(t, err)
-			require.Equal(t, enc, again, "canonical encoding is stable")
 		}
 	})
 }
 
-// FuzzRoundTrip: Decode(Encode(d)) == d for data sets built from fuzz
-// input (pairs separated by 0x00, name and value by 0x01, 0x02 marking an
-// undefined value).
-func FuzzRoundTrip(f *testing.F) {
-	f.Add("a\x01b\x00c\x02\x00\x01")
-	f.Add("a+b\x011\x00;\x01&=%")
-	f.Fuzz(func(t *testing.T, s string) {
-		var d DataSet
-		for _, part := range strings.Split(strings.ToValidUTF8(s, "\uFFFD"), "\x00") {
-			name, value, ok := strings.Cut(part, "\x01")
-			p := Pair{Name: name, Value: value, Defined: ok}
-			if strings.HasSuffix(part, "\x02") {
-				p = Pair{Name: strings.TrimSuffix(part, "\x02")}
-			}
-			d = append(d, p)
-		}
-		enc, err := d.Encode()
-		if len(d) == 1 && d[0] == (Pair{}) {
-			require.ErrorIs(t, err, ErrUnencodable)
-			return
-		}
-		require.NoError(t, err)
-		back, err := Decode(enc)
-		require.NoError(t, err)
-		require.Equal(t, d, back, "%q", enc)
-	})
-}
-
-// FuzzFilter: no panic; the result is a subsequence of the data set.
 func FuzzFilter(f *testing.F) {
 	f.Add("a=1;b;a=2;=3;d,;f", "e,,a,%64%2C")
-	f.Fuzz(func(t *testing.T, query, frag string) {
+	f.Add("a=1", "value-of(a)")
+	f.Add("%FF", "%FF")
+	f.Fuzz(func(t *testing.T, query, fragment string) {
 		d, err := Decode(query)
 		if err != nil {
 			return
 		}
-		got, err := Filter(d, frag)
+		sel, err := d.Filter(fragment)
 		if err != nil {
+			var e *Error
+			require.ErrorAs(t, err, &e)
+			require.Contains(t, []Kind{KindBadUTF8, KindReservedFragment}, e.Kind)
+			require.True(t, e.Offset >= 0 && e.Offset < len(fragment)+1)
 			return
 		}
+		// The selection is a subsequence of d, and filtering is idempotent.
 		j := 0
-		for _, p := range got {
+		for _, p := range sel {
 			for j < len(d) && d[j] != p {
 				j++
 			}
-			require.Less(t, j, len(d), "not a subsequence")
+			require.Less(t, j, len(d), "pair %v not in order in %v", p, d)
 			j++
+		}
+		again, err := sel.Filter(fragment)
+		require.NoError(t, err)
+		require.Equal(t, sel, again)
+	})
+}
+
+var fuzzCharsets = []string{"", "windows-1252", "shift_jis", "euc-jp", "iso-2022-jp", "gb18030", "big5", "euc-kr", "koi8-r", "x-user-defined", "utf-16le"}
+
+func FuzzEscapeCharset(f *testing.F) {
+	f.Add([]byte("4 \xF7 3"), uint8(1))
+	f.Add([]byte("\x8D\xA1\x93\xFA\x82\xCD"), uint8(2))
+	f.Add([]byte("\x1B$B:#\x1B(B"), uint8(4))
+	f.Add([]byte("a\x84\x31\xA4\x37"), uint8(5))
+	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
+		cs := fuzzCharsets[int(which)%len(fuzzCharsets)]
+		opaque, err := EscapeCharset(data, cs, Opaque, mapping.Unreserved)
+		require.NoError(t, err)
+		require.Equal(t, string(data), mapping.Unescape(opaque))
+		if len(opaque) > 0 {
+			requireASCIIURIText(t, opaque)
+		}
+
+		text, err := EscapeCharset(data, cs, DecodeFirst, mapping.Unreserved)
+		if err != nil {
+			var e *Error
+			require.ErrorAs(t, err, &e)
+			require.Equal(t, KindUndecodable, e.Kind)
+			require.True(t, e.Offset >= 0 && e.Offset < len(data), "offset %d of %d", e.Offset, len(data))
+		} else {
+			require.True(t, utf8.ValidString(mapping.Unescape(text)))
+		}
+		if strings.HasPrefix(cs, "utf-16") {
+			return
+		}
+		// The legacy form decoder converts the same octets the same way.
+		d, derr := Decoder{LegacyCharset: cs}.DecodeLegacy("k=" + opaque)
+		require.Equal(t, err == nil, derr == nil, "EscapeCharset: %v; DecodeLegacy: %v", err, derr)
+		if err == nil {
+			require.Equal(t, DataSet{def("k", mapping.Unescape(text))}, d)
 		}
 	})
 }

@@ -1,0 +1,134 @@
+package urlencoded
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"testing"
+
+	"github.com/cturi/cturi/mapping"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func unhexOctets(t *testing.T, s string) []byte {
+	b, err := hex.DecodeString(s)
+	require.NoError(t, err)
+	return b
+}
+
+// TestSeed001Greeting: case B, with the seed's octets corrected
+// ("greeting" is 67 72 65 65 74 69 6E 67, not 67 72 64 64 ...).
+func TestSeed001Greeting(t *testing.T) {
+	assert.Equal(t, unhexOctets(t, "6772656574696e67"), []byte("greeting"))
+	assert.Equal(t, "greeting", mapping.Unescape("%67%72%65%65%74%69%6E%67"))
+	assert.Equal(t, "grddting", mapping.Unescape("%67%72%64%64%74%69%6E%67"), "the seed's erratum spells another word")
+
+	value := []byte("今日は") // U+4ECA U+65E5 U+306F
+	assert.Equal(t, unhexOctets(t, "e4bb8ae697a5e381af"), value)
+	got, err := EscapeCharset(value, "utf-8", DecodeFirst, mapping.Unreserved)
+	require.NoError(t, err)
+	assert.Equal(t, "%E4%BB%8A%E6%97%A5%E3%81%AF", got)
+
+	// The same text held in Shift_JIS: decoded first it gives the same
+	// component; opaque it keeps the Shift_JIS octets.
+	sjis := unhexOctets(t, "8da193fa82cd")
+	got, err = EscapeCharset(sjis, "shift_jis", DecodeFirst, mapping.Unreserved)
+	require.NoError(t, err)
+	assert.Equal(t, "%E4%BB%8A%E6%97%A5%E3%81%AF", got)
+	got, err = EscapeCharset(sjis, "Shift_JIS", Opaque, mapping.Unreserved)
+	require.NoError(t, err)
+	assert.Equal(t, "%8D%A1%93%FA%82%CD", got)
+
+	// As form data: '=' used for its reserved purpose, or not.
+	d, err := Decode("greeting=%E4%BB%8A%E6%97%A5%E3%81%AF")
+	require.NoError(t, err)
+	assert.Equal(t, DataSet{def("greeting", "今日は")}, d)
+	d, err = Decode("greeting%3D%E4%BB%8A%E6%97%A5%E3%81%AF")
+	require.NoError(t, err)
+	assert.Equal(t, DataSet{undef("greeting=今日は")}, d)
+	assert.Equal(t, "greeting%3D今日は", d.Encode())
+	assert.Equal(t, "greeting%3D%E4%BB%8A%E6%97%A5%E3%81%AF", d.EncodeURI())
+}
+
+// TestSeed001Division: case C, "4 ÷ 3" in a single-byte charset, with
+// the seed's UTF-8 corrected (U+00F7 is C3 B7; C2 B7 is U+00B7).
+func TestSeed001Division(t *testing.T) {
+	text := unhexOctets(t, "3420f72033")
+	for _, cs := range []string{"windows-1252", "iso-8859-1", "ISO_8859-1", "latin1", "cp1252"} {
+		got, err := EscapeCharset(text, cs, Opaque, mapping.Unreserved)
+		require.NoError(t, err, cs)
+		assert.Equal(t, "4%20%F7%203", got, cs)
+
+		got, err = EscapeCharset(text, cs, DecodeFirst, mapping.Unreserved)
+		require.NoError(t, err, cs)
+		assert.Equal(t, "4%20%C3%B7%203", got, cs)
+		assert.NotEqual(t, "4%20%C2%B7%203", got, "the seed's erratum")
+		assert.Equal(t, "4 ÷ 3", mapping.Unescape(got))
+	}
+	assert.Equal(t, "\u00B7", mapping.Unescape("%C2%B7"), "what the seed wrote is MIDDLE DOT")
+}
+
+// TestSeed001Octets: case A, the 16 GIF octets, opaque with nothing kept,
+// and their base64 form (with the padding the seed dropped).
+func TestSeed001Octets(t *testing.T) {
+	gif := unhexOctets(t, "47494638396107000700a20000000000")
+	got, err := EscapeCharset(gif, "", Opaque, mapping.ByteSet{})
+	require.NoError(t, err)
+	assert.Equal(t, "%47%49%46%38%39%61%07%00%07%00%A2%00%00%00%00%00", got)
+	b64 := base64.StdEncoding.EncodeToString(gif)
+	assert.Equal(t, "R0lGODlhBwAHAKIAAAAAAA==", b64)
+	got, err = EscapeCharset([]byte(b64), "", DecodeFirst, mapping.Unreserved)
+	require.NoError(t, err)
+	assert.Equal(t, "R0lGODlhBwAHAKIAAAAAAA%3D%3D", got)
+}
+
+func TestEscapeCharsetErrors(t *testing.T) {
+	for _, tt := range []struct {
+		text    string
+		charset string
+		how     Treatment
+		kind    Kind
+		offset  int
+	}{
+		{"abc", "klingon", Opaque, KindUnknownCharset, 0},
+		{"abc", "klingon", DecodeFirst, KindUnknownCharset, 0},
+		{"abc", "replacement", DecodeFirst, KindUnknownCharset, 0},
+		{"ab\xC3", "", DecodeFirst, KindUndecodable, 2},
+		{"ab\xC3(", "utf-8", DecodeFirst, KindUndecodable, 2},
+		{"ok\x82", "shift_jis", DecodeFirst, KindUndecodable, 2},
+		{"a\x81b", "windows-1252", DecodeFirst, KindUndecodable, 1},
+		{"\xd8", "utf-16be", DecodeFirst, KindUndecodable, 0},
+	} {
+		got, err := EscapeCharset([]byte(tt.text), tt.charset, tt.how, mapping.Unreserved)
+		assert.Empty(t, got)
+		var e *Error
+		require.ErrorAs(t, err, &e, "%q %s", tt.text, tt.charset)
+		assert.Equal(t, tt.kind, e.Kind, "%q %s: %v", tt.text, tt.charset, err)
+		assert.Equal(t, tt.offset, e.Offset, "%q %s: %v", tt.text, tt.charset, err)
+	}
+	// Opaque never looks at the octets.
+	got, err := EscapeCharset([]byte("a\x81b"), "windows-1252", Opaque, mapping.Unreserved)
+	require.NoError(t, err)
+	assert.Equal(t, "a%81b", got)
+
+	_, err = EscapeCharset([]byte("a"), "", Treatment(0), mapping.Unreserved)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "urlencoded: ")
+	assert.Equal(t, "Treatment(7)", Treatment(7).String())
+	assert.Equal(t, "decode-first", DecodeFirst.String())
+	assert.Equal(t, "opaque", Opaque.String())
+}
+
+// TestEscapeCharsetGenuineReplacement: a U+FFFD the data really holds is
+// not an error.
+func TestEscapeCharsetGenuineReplacement(t *testing.T) {
+	for cs, text := range map[string]string{
+		"utf-8":    "a\uFFFDb",
+		"gb18030":  "a\x84\x31\xA4\x37b",
+		"utf-16le": "a\x00\xFD\xFFb\x00",
+	} {
+		got, err := EscapeCharset([]byte(text), cs, DecodeFirst, mapping.Unreserved)
+		require.NoError(t, err, cs)
+		assert.Equal(t, "a%EF%BF%BDb", got, cs)
+	}
+}

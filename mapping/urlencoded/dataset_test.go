@@ -1,0 +1,70 @@
+package urlencoded
+
+import (
+	"errors"
+	"net/url"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestValues(t *testing.T) {
+	d := DataSet{def("b", "1"), undef("a"), def("b", "2"), def("a", ""), def("c", "x")}
+	v := d.Values()
+	assert.Equal(t, url.Values{"a": {"", ""}, "b": {"1", "2"}, "c": {"x"}}, v)
+	// What url.ParseQuery makes of the legacy encoding is the same map.
+	parsed, err := url.ParseQuery(d.EncodeLegacy())
+	require.NoError(t, err)
+	assert.Equal(t, parsed, v)
+	assert.Nil(t, DataSet(nil).Values())
+}
+
+func TestFromValues(t *testing.T) {
+	v := url.Values{"z": {"1", "2"}, "a": {"x"}, "empty": {}, "B": {""}}
+	d := FromValues(v)
+	assert.Equal(t, DataSet{def("B", ""), def("a", "x"), def("z", "1"), def("z", "2")}, d)
+	// Same order as url.Values.Encode, so the legacy encodings agree.
+	assert.Equal(t, v.Encode(), d.EncodeLegacy())
+	assert.Equal(t, url.Values{"z": {"1", "2"}, "a": {"x"}, "B": {""}}, d.Values())
+	assert.Nil(t, FromValues(nil))
+	assert.Nil(t, FromValues(url.Values{"a": nil}))
+}
+
+func TestValidate(t *testing.T) {
+	assert.NoError(t, DataSet(nil).Validate())
+	assert.NoError(t, DataSet{undef(""), undef("")}.Validate())
+	assert.NoError(t, DataSet{def("", "")}.Validate())
+	assert.NoError(t, DataSet{Pair{Name: "a", Value: "\xff"}}.Validate(), "an undefined value is not encoded")
+
+	err := DataSet{undef("")}.Validate()
+	var e *Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, KindUnencodable, e.Kind)
+	assert.True(t, errors.Is(err, ErrUnencodable))
+
+	err = DataSet{def("ok", "fine"), def("ok", "b\xC3(")}.Validate()
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, KindBadUTF8, e.Kind)
+	assert.Equal(t, "b\xC3(", e.Input)
+	assert.Equal(t, 1, e.Offset)
+	assert.Equal(t, 1, e.Index)
+	assert.Contains(t, err.Error(), "value of pair 1")
+
+	err = DataSet{def("\xed\xa0\x80", "")}.Validate()
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, 0, e.Offset)
+	assert.Contains(t, err.Error(), "name of pair 0")
+}
+
+func TestLookup(t *testing.T) {
+	d := DataSet{undef("a"), def("b", "1"), def("a", "2")}
+	p, ok := d.Lookup("a")
+	assert.True(t, ok)
+	assert.Equal(t, undef("a"), p)
+	p, ok = d.Lookup("b")
+	assert.True(t, ok)
+	assert.Equal(t, "1", p.Value)
+	_, ok = d.Lookup("A")
+	assert.False(t, ok, "names are case-sensitive")
+}
