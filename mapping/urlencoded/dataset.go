@@ -69,12 +69,9 @@ func (d DataSet) Validate() error {
 // net/http. A map loses information: the order of pairs with different
 // names (the order of the values of one name is kept), and the difference
 // between an undefined and an empty value (both become "", which is what
-// url.ParseQuery makes of a name without '='). Values returns nil for an
-// empty data set.
+// url.ParseQuery makes of a name without '='). Like url.ParseQuery, it
+// never returns nil: an empty data set gives an empty map.
 func (d DataSet) Values() url.Values {
-	if len(d) == 0 {
-		return nil
-	}
 	v := make(url.Values, len(d))
 	for _, p := range d {
 		v[p.Name] = append(v[p.Name], p.Value)

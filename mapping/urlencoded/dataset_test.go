@@ -17,7 +17,10 @@ func TestValues(t *testing.T) {
 	parsed, err := url.ParseQuery(d.EncodeLegacy())
 	require.NoError(t, err)
 	assert.Equal(t, parsed, v)
-	assert.Nil(t, DataSet(nil).Values())
+	empty, err := url.ParseQuery("")
+	require.NoError(t, err)
+	assert.Equal(t, empty, DataSet(nil).Values(), "an empty, non-nil map, as url.ParseQuery gives")
+	assert.NotNil(t, DataSet(nil).Values())
 }
 
 func TestFromValues(t *testing.T) {
