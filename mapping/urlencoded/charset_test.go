@@ -46,8 +46,8 @@ func TestSeed001Greeting(t *testing.T) {
 	d, err = Decode("greeting%3D%E4%BB%8A%E6%97%A5%E3%81%AF")
 	require.NoError(t, err)
 	assert.Equal(t, DataSet{undef("greeting=今日は")}, d)
-	assert.Equal(t, "greeting%3D今日は", d.Encode())
-	assert.Equal(t, "greeting%3D%E4%BB%8A%E6%97%A5%E3%81%AF", d.EncodeURI())
+	assert.Equal(t, "greeting%3D今日は", must(t)(d.Encode()))
+	assert.Equal(t, "greeting%3D%E4%BB%8A%E6%97%A5%E3%81%AF", must(t)(d.EncodeURI()))
 }
 
 // TestSeed001Division: case C, "4 ÷ 3" in a single-byte charset, with

@@ -26,7 +26,10 @@
 // non-ASCII escaped, for URIs; EncodeLegacy writes the legacy format.
 //
 //	urlencoded.DataSet{{Name: "q", Value: "a+b c", Defined: true}, {Name: "raw"}}.Encode()
-//	    // q=a%2Bb+c;raw
+//	    // "q=a%2Bb+c;raw", nil
+//
+// The encoders refuse, with an error, what the format cannot carry: names
+// or values that are not UTF-8, and the data set (("", undefined)).
 //
 // Decode is the decoder of seed 002 §4 (';' and '&' separate pairs, %HH
 // and '+' are decoded, the result must be UTF-8); DecodeLegacy reads the

@@ -18,18 +18,31 @@ import "strings"
 // decodes as ("a b", "1").
 //
 // Encode does not normalise (no Unicode or newline normalisation, seed 002
-// §5). It writes octets that are not valid UTF-8 as %HH, which Decode then
-// rejects with ErrBadUTF8; and the one data set the format cannot
-// represent, the single pair ("", undefined), encodes as "" like the empty
-// data set. Validate reports both. For every other d with valid UTF-8,
-// Decode(d.Encode()) equals d.
-func (d DataSet) Encode() string { return d.encode(escCanonical, ';') }
+// §5). It refuses what the format cannot carry rather than altering it:
+// a name or value that is not valid UTF-8 is an *Error of kind
+// KindBadUTF8, and the one data set the format cannot represent, the
+// single pair ("", undefined), which would encode as "" like the empty
+// data set, is KindUnencodable (Validate says the same without encoding).
+// For every d Encode accepts, Decode(d.Encode()) equals d.
+func (d DataSet) Encode() (string, error) {
+	if err := d.Validate(); err != nil {
+		return "", err
+	}
+	return d.encode(escCanonical, ';'), nil
+}
 
 // EncodeURI is Encode for a URI rather than an IRI: it also writes every
 // non-ASCII character as %HH of its UTF-8 octets, which is the RFC 3987
 // §3.1 mapping of the canonical form to a URI (the GET request of seed 002
 // §8). The result is ASCII and decodes to the same data set.
-func (d DataSet) EncodeURI() string { return d.encode(escURI, ';') }
+//
+// It refuses what Encode refuses.
+func (d DataSet) EncodeURI() (string, error) {
+	if err := d.Validate(); err != nil {
+		return "", err
+	}
+	return d.encode(escURI, ';'), nil
+}
 
 // EncodeLegacy returns d in the legacy application/x-www-form-urlencoded
 // format as browsers send it (the serializer of the WHATWG URL Standard,
@@ -39,9 +52,21 @@ func (d DataSet) EncodeURI() string { return d.encode(escURI, ';') }
 // The legacy format has no undefined values: EncodeLegacy writes such a
 // pair as the name alone, which DecodeLegacy reads back as undefined and
 // url.ParseQuery as an empty value. A pair with an empty name and an
-// undefined value becomes an empty sequence, which legacy parsers
-// (DecodeLegacy included) skip.
-func (d DataSet) EncodeLegacy() string { return d.encode(escLegacy, '&') }
+// undefined value would become an empty sequence, which legacy parsers
+// (DecodeLegacy included) skip, so it is KindUnencodable here, besides
+// what Encode refuses.
+func (d DataSet) EncodeLegacy() (string, error) {
+	if err := d.Validate(); err != nil {
+		return "", err
+	}
+	for i, p := range d {
+		if p.Name == "" && !p.Defined {
+			return "", newError(KindUnencodable, "", 0, i,
+				`pair %d ("", undefined) has no legacy encoding: it would be an empty sequence, which legacy parsers skip`, i)
+		}
+	}
+	return d.encode(escLegacy, '&'), nil
+}
 
 func (d DataSet) encode(e *escaper, sep byte) string {
 	if len(d) == 0 {

@@ -81,21 +81,27 @@ func ExampleDataSet_Encode() {
 		{Name: "url", Value: "http://example.org/Ragnarök/", Defined: true},
 		{Name: "raw"},
 	}
-	fmt.Println(d.Encode())
+	s, err := d.Encode()
+	fmt.Println(s, err)
+	_, err = urlencoded.DataSet{{Name: ""}}.Encode()
+	fmt.Println(errors.Is(err, urlencoded.ErrUnencodable))
 	// Output:
-	// q=a%2Bb+c;url=http://example.org/Ragnarök/;raw
+	// q=a%2Bb+c;url=http://example.org/Ragnarök/;raw <nil>
+	// true
 }
 
 func ExampleDataSet_EncodeURI() {
 	d := urlencoded.DataSet{{Name: "url", Value: "http://example.org/Ragnarök/", Defined: true}, {Name: "lang", Value: "de", Defined: true}}
-	fmt.Println("/t?" + d.EncodeURI())
+	s, _ := d.EncodeURI()
+	fmt.Println("/t?" + s)
 	// Output:
 	// /t?url=http://example.org/Ragnar%C3%B6k/;lang=de
 }
 
 func ExampleDataSet_EncodeLegacy() {
 	d := urlencoded.DataSet{{Name: "url", Value: "http://example.org/Ragnarök/", Defined: true}, {Name: "lang", Value: "de", Defined: true}}
-	fmt.Println(d.EncodeLegacy())
+	s, _ := d.EncodeLegacy()
+	fmt.Println(s)
 	// Output:
 	// url=http%3A%2F%2Fexample.org%2FRagnar%C3%B6k%2F&lang=de
 }
@@ -110,7 +116,8 @@ func ExampleDataSet_Values() {
 
 func ExampleFromValues() {
 	d := urlencoded.FromValues(url.Values{"z": {"1"}, "a": {"x", "y"}})
-	fmt.Println(d.Encode())
+	s, _ := d.Encode()
+	fmt.Println(s)
 	// Output:
 	// a=x;a=y;z=1
 }
@@ -144,7 +151,8 @@ func ExampleDataSet_Filter() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(sel.Encode())
+	s, _ := sel.Encode()
+	fmt.Println(s)
 	_, err = d.Filter("value-of(a)")
 	fmt.Println(errors.Is(err, urlencoded.ErrReservedFragment))
 	// Output:
@@ -154,7 +162,8 @@ func ExampleDataSet_Filter() {
 
 func ExampleDataSet_Select() {
 	d, _ := urlencoded.Decode("a=1;b=2;c=3;a=4")
-	fmt.Println(d.Select("c", "a").Encode())
+	s, _ := d.Select("c", "a").Encode()
+	fmt.Println(s)
 	// Output:
 	// a=1;c=3;a=4
 }

@@ -29,9 +29,9 @@ const (
 )
 
 func TestSection8Encodings(t *testing.T) {
-	assert.Equal(t, getNew, ragnarok.EncodeURI())
-	assert.Equal(t, postNew, ragnarok.Encode())
-	assert.Equal(t, getLegacy, ragnarok.EncodeLegacy())
+	assert.Equal(t, getNew, must(t)(ragnarok.EncodeURI()))
+	assert.Equal(t, postNew, must(t)(ragnarok.Encode()))
+	assert.Equal(t, getLegacy, must(t)(ragnarok.EncodeLegacy()))
 
 	// "The decoding algorithm defined in this specification can properly
 	// decode any UTF-8-based application/x-www-form-urlencoded encoded
@@ -87,8 +87,13 @@ func formScript(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	s, err := d.Encode()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
 	w.Header().Set("Content-Type", "application/www-form-urlencoded")
-	io.WriteString(w, d.Encode())
+	io.WriteString(w, s)
 }
 
 // TestSection8HTTP submits the §8 form to a server on 127.0.0.1 the four
@@ -101,10 +106,10 @@ func TestSection8HTTP(t *testing.T) {
 	requests := []struct {
 		name, method, query, mediaType, body string
 	}{
-		{"GET new", http.MethodGet, ragnarok.EncodeURI(), "", ""},
-		{"POST new", http.MethodPost, "", "application/www-form-urlencoded", ragnarok.Encode()},
-		{"GET legacy", http.MethodGet, ragnarok.EncodeLegacy(), "", ""},
-		{"POST legacy", http.MethodPost, "", "application/x-www-form-urlencoded", ragnarok.EncodeLegacy()},
+		{"GET new", http.MethodGet, must(t)(ragnarok.EncodeURI()), "", ""},
+		{"POST new", http.MethodPost, "", "application/www-form-urlencoded", must(t)(ragnarok.Encode())},
+		{"GET legacy", http.MethodGet, must(t)(ragnarok.EncodeLegacy()), "", ""},
+		{"POST legacy", http.MethodPost, "", "application/x-www-form-urlencoded", must(t)(ragnarok.EncodeLegacy())},
 	}
 	for _, rq := range requests {
 		t.Run(rq.name, func(t *testing.T) {
