@@ -31,23 +31,31 @@ func badAuthority[T bytesOrString](body T) (int, string) {
 	if len(body) < 2 || body[0] != '/' || body[1] != '/' {
 		return -1, ""
 	}
-	end := 2
-	for end < len(body) && body[end] != '/' && body[end] != '?' {
-		end++
-	}
-	host := 2
-	for i := 2; i < end; i++ {
-		if body[i] == '@' {
-			for j := 2; j < i; j++ {
-				if !tabUserinfo[body[j]] {
-					return j, "userinfo"
-				}
-			}
-			host = i + 1
+	// One walk finds the end of the authority and its first '@'; most
+	// authorities are a plain host, which the walk has then also checked.
+	end, at, plain := 2, -1, true
+	for ; end < len(body); end++ {
+		c := body[end]
+		if c == '/' || c == '?' {
 			break
 		}
+		if c == '@' && at < 0 {
+			at = end
+		}
+		plain = plain && tabRegName[c]
 	}
-	i := host
+	if plain {
+		return -1, ""
+	}
+	i := 2
+	if at >= 0 {
+		for j := 2; j < at; j++ {
+			if !tabUserinfo[body[j]] {
+				return j, "userinfo"
+			}
+		}
+		i = at + 1
+	}
 	if i < end && body[i] == '[' {
 		closing := i + 1
 		for closing < end && body[closing] != ']' {

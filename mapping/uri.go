@@ -259,10 +259,9 @@ func (sc *uriScan) scan(items []uriItem) ([]uriItem, *Error) {
 	region, qLo, qHi := inBody, -1, hi
 	bodyErr, fragErr := -1, -1
 	sc.bodyHi, sc.fragLo, sc.hasFrag = hi, hi, false
+	s = s[:hi] // lets the compiler drop the bounds checks below
 	for j := i + 1; j < hi; j++ {
-		for j < hi && uriClass[s[j]] == uOK {
-			j++
-		}
+		j = skipURIOK(s, j)
 		if j == hi {
 			break
 		}
@@ -325,6 +324,21 @@ func (sc *uriScan) scan(items []uriItem) ([]uriItem, *Error) {
 		return items, nil
 	}
 	return sc.query(qLo, qHi, items)
+}
+
+// skipURIOK returns the end of the run of uOK octets at s[j:]. uOK is 0,
+// so four octets are tested with one OR: URIs are mostly long plain runs.
+func skipURIOK(s string, j int) int {
+	for ; j+4 <= len(s); j += 4 {
+		w := s[j : j+4]
+		if uriClass[w[0]]|uriClass[w[1]]|uriClass[w[2]]|uriClass[w[3]] != uOK {
+			break
+		}
+	}
+	for j < len(s) && uriClass[s[j]] == uOK {
+		j++
+	}
+	return j
 }
 
 func hasHighBit(s string) bool {
