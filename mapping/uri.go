@@ -196,6 +196,19 @@ var uriClass = func() (t [256]uint8) {
 	return t
 }()
 
+// uriQueryClass is uriClass for the query, where the scan looks only for
+// its end, control characters and octets >= 0x80: U8 checks the rest item
+// by item, so the scan does not stop at every '"' and '%'.
+var uriQueryClass = func() (t [256]uint8) {
+	t = uriClass
+	for c := range t {
+		if t[c] != uHash && t[c] != uCTL && t[c] != uHigh {
+			t[c] = uOK
+		}
+	}
+	return t
+}()
+
 // errIRI tells parse that the input holds octets >= 0x80 and must go
 // through U1 before any other rule applies.
 var errIRI = &Error{}
@@ -261,7 +274,11 @@ func (sc *uriScan) scan(items []uriItem) ([]uriItem, *Error) {
 	sc.bodyHi, sc.fragLo, sc.hasFrag = hi, hi, false
 	s = s[:hi] // lets the compiler drop the bounds checks below
 	for j := i + 1; j < hi; j++ {
-		j = skipURIOK(s, j)
+		if region == inQuery {
+			j = skipURIOK(s, j, &uriQueryClass)
+		} else {
+			j = skipURIOK(s, j, &uriClass)
+		}
 		if j == hi {
 			break
 		}
@@ -326,16 +343,17 @@ func (sc *uriScan) scan(items []uriItem) ([]uriItem, *Error) {
 	return sc.query(qLo, qHi, items)
 }
 
-// skipURIOK returns the end of the run of uOK octets at s[j:]. uOK is 0,
-// so four octets are tested with one OR: URIs are mostly long plain runs.
-func skipURIOK(s string, j int) int {
+// skipURIOK returns the end of the run of octets at s[j:] that class (one
+// of the tables above) marks uOK. uOK is 0, so four octets are tested with
+// one OR: URIs are mostly long plain runs.
+func skipURIOK(s string, j int, class *[256]uint8) int {
 	for ; j+4 <= len(s); j += 4 {
 		w := s[j : j+4]
-		if uriClass[w[0]]|uriClass[w[1]]|uriClass[w[2]]|uriClass[w[3]] != uOK {
+		if class[w[0]]|class[w[1]]|class[w[2]]|class[w[3]] != uOK {
 			break
 		}
 	}
-	for j < len(s) && uriClass[s[j]] == uOK {
+	for j < len(s) && class[s[j]] == uOK {
 		j++
 	}
 	return j
