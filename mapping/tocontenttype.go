@@ -34,8 +34,18 @@ func toContentType(in string, f Option, depth int) (string, error) {
 		return "", newError(KindNested, in, 0, "label wrapped deeper than %d layers at offset %d", MaxCollapseDepth, 0)
 	}
 	// Buffers stay on the stack as in toURI.
-	var ibuf [8]uriItem
 	var obuf [256]byte
+	out := outputBuffer(obuf[:0], len(in))
+	if out, ok := contentTypeDirect(out, in); ok {
+		return string(out), nil
+	}
+	return toContentTypeGeneral(out, in, f, depth)
+}
+
+// toContentTypeGeneral is toContentType for any input, rule by rule. out
+// is the empty output buffer.
+func toContentTypeGeneral(out []byte, in string, f Option, depth int) (string, error) {
+	var ibuf [8]uriItem
 	var t [128]byte
 	var sc uriScan
 	items, err := sc.parse(in, ibuf[:0])
@@ -43,7 +53,6 @@ func toContentType(in string, f Option, depth int) (string, error) {
 		return "", err
 	}
 	m := ctMapper{sc: &sc}
-	out := outputBuffer(obuf[:0], len(in))
 	collapse := false
 	if sc.contentType {
 		out, collapse, err = m.decodeCodec(out, items)

@@ -177,6 +177,12 @@ func (m *uriMapper) base(out, t []byte, at int, raw string, mode int, onlyFragme
 	if o, collapse, ok := baseDirect(out, raw); ok && !(collapse && mode == modeURIBody) {
 		return o, collapse, nil
 	}
+	return m.baseGeneral(out, t, at, raw, mode, onlyFragment)
+}
+
+// baseGeneral is base for any input: it decodes raw, checks K0 and
+// repairs what it writes in separate passes.
+func (m *uriMapper) baseGeneral(out, t []byte, at int, raw string, mode int, onlyFragment bool) ([]byte, bool, *Error) {
 	b := appendUnescape(t[:0], raw)
 	errAt := func(k Kind, decoded int, format string) *Error {
 		off := at + sourceOffset(raw, decoded)
@@ -226,53 +232,6 @@ func (m *uriMapper) base(out, t []byte, at int, raw string, mode int, onlyFragme
 		out = appendRepair(out, rest[q+1:], setQuery)
 	}
 	return out, collapse, nil
-}
-
-// baseDirect is base for the common case, in one pass that decodes raw as
-// it writes: a scheme of literal characters and ':' (or %3A), then a body
-// whose decoded octets hold no '?', '#' or '%'. Anything else, errors
-// included, gives ok == false and leaves the decision to base, so that the
-// rules live in one place.
-func baseDirect(out []byte, raw string) (_ []byte, collapse, ok bool) {
-	if len(raw) == 0 || !tabAlpha[raw[0]] {
-		return out, false, false
-	}
-	i := 1
-	for i < len(raw) && tabScheme[raw[i]] {
-		i++
-	}
-	if i == len(raw) {
-		return out, false, false
-	}
-	scheme := raw[:i]
-	if c, next := decodeAt(raw, i); c == ':' {
-		i = next
-	} else {
-		return out, false, false
-	}
-	start := len(out)
-	out = append(appendScheme(out, scheme), ':')
-	bodyStart := len(out)
-	for i < len(raw) {
-		j := span(raw, i, tabBody)
-		out = append(out, raw[i:j]...)
-		if j == len(raw) {
-			break
-		}
-		var c byte
-		switch c, i = decodeAt(raw, j); {
-		case tabBody[c]:
-			out = append(out, c)
-		case c == '%' || c == '?' || c == '#':
-			return out[:start], false, false
-		default: // REPAIR_BODY
-			out = appendPct(out, c)
-		}
-	}
-	if j, _ := badAuthority(out[bodyStart:]); j >= 0 {
-		return out[:start], false, false
-	}
-	return out, asciiEqualFold(scheme, "contenttype"), true
 }
 
 // levelItems is K1.3 (and K2's items): names and values are decoded once

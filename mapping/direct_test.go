@@ -1,0 +1,63 @@
+package mapping
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// FuzzDirect holds the direct paths (direct.go) to the general ones: where
+// a direct path maps an input, the general path must map it to the same
+// text, so the direct paths can only add speed. The inputs wrap the fuzzed
+// text where each direct path looks at it.
+func FuzzDirect(f *testing.F) {
+	for _, s := range []string{
+		"model/vnd.example.longish.sub%23type.name",
+		`text/plain?charset="US-ASCII"&x-obscure="value"`,
+		`a/b?x="%22%5C%09%41"&&y=""`,
+		"mailto%3Auser%40host.example",
+		"http://xml.example/foo",
+		"http%3A%2F%2Fa%3Ab%40c.text%2Fx%2Fy",
+		"x%3A%7B%7D%20%C3%A9",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, u := range []string{s, "ContentType:" + s, "ContentType:a/b?" + s} {
+			got, ok := contentTypeDirect(nil, u)
+			if !ok {
+				continue
+			}
+			want, err := toContentTypeGeneral(nil, u, 0, 0)
+			require.NoError(t, err, "direct path mapped %q, which the general path refuses", u)
+			require.Equal(t, want, string(got), "ToContentType(%q)", u)
+		}
+		for _, mode := range []int{modeSubtype, modeURIBody} {
+			got, collapse, ok := baseDirect(nil, s)
+			if !ok || collapse && mode == modeURIBody {
+				continue
+			}
+			m := uriMapper{sc: &ctScan{s: s}, d: `"`}
+			want, wantCollapse, err := m.baseGeneral(nil, nil, 0, s, mode, false)
+			require.Nil(t, err, "direct path mapped %q, which the general path refuses", s)
+			require.Equal(t, string(want), string(got), "K0 of %q", s)
+			require.Equal(t, wantCollapse, collapse, "K6 of %q", s)
+		}
+	})
+}
+
+func TestDirectPathsTaken(t *testing.T) {
+	// The direct paths must serve the draft's examples, or the benchmarks
+	// measure the general path.
+	for _, u := range []string{
+		"ContentType:model/vnd.example.longish.sub%23type.name",
+		`ContentType:text/plain?charset="US-ASCII"&x-obscure="value"`,
+	} {
+		_, ok := contentTypeDirect(nil, u)
+		require.True(t, ok, u)
+	}
+	for _, raw := range []string{"mailto%3Auser%40host.example", "http://xml.example/foo"} {
+		_, _, ok := baseDirect(nil, raw)
+		require.True(t, ok, raw)
+	}
+}
