@@ -19,18 +19,22 @@ func FuzzDirect(f *testing.F) {
 		"http://xml.example/foo",
 		"http%3A%2F%2Fa%3Ab%40c.text%2Fx%2Fy",
 		"x%3A%7B%7D%20%C3%A9",
+		"//a@b:80/p?q=%22v%22&r=#f",
+		`//h/p?a="1"&MIME-type=%22Text%2FPlain%22&b=2#x`,
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, u := range []string{s, "ContentType:" + s, "ContentType:a/b?" + s} {
-			got, ok := contentTypeDirect(nil, u)
-			if !ok {
-				continue
+		for _, u := range []string{s, "ContentType:" + s, "ContentType:a/b?" + s, "x:y?" + s, "http://" + s} {
+			for _, f := range []Option{0, NoControlled} {
+				got, ok := toContentTypeDirect(nil, u, f)
+				if !ok {
+					continue
+				}
+				want, err := toContentTypeGeneral(nil, u, f, 0)
+				require.NoError(t, err, "direct path mapped %q (options %d), which the general path refuses", u, f)
+				require.Equal(t, want, string(got), "ToContentType(%q, %d)", u, f)
 			}
-			want, err := toContentTypeGeneral(nil, u, 0, 0)
-			require.NoError(t, err, "direct path mapped %q, which the general path refuses", u)
-			require.Equal(t, want, string(got), "ToContentType(%q)", u)
 		}
 		for _, mode := range []int{modeSubtype, modeURIBody} {
 			got, collapse, ok := baseDirect(nil, s)
@@ -52,8 +56,12 @@ func TestDirectPathsTaken(t *testing.T) {
 	for _, u := range []string{
 		"ContentType:model/vnd.example.longish.sub%23type.name",
 		`ContentType:text/plain?charset="US-ASCII"&x-obscure="value"`,
+		"http://example.com/tag42",
+		`mailto:U@example.net?subject="misc"&body="line1%0D%0Aline2"`,
+		"xyz://abc.test/def?h=ijk#lmn",
+		`mailto:joe@blow.test?MIME-type="message%2Frfc822"#123`,
 	} {
-		_, ok := contentTypeDirect(nil, u)
+		_, ok := toContentTypeDirect(nil, u, 0)
 		require.True(t, ok, u)
 	}
 	for _, raw := range []string{"mailto%3Auser%40host.example", "http://xml.example/foo"} {

@@ -36,7 +36,7 @@ func toContentType(in string, f Option, depth int) (string, error) {
 	// Buffers stay on the stack as in toURI.
 	var obuf [256]byte
 	out := outputBuffer(obuf[:0], len(in))
-	if out, ok := contentTypeDirect(out, in); ok {
+	if out, ok := toContentTypeDirect(out, in, f); ok {
 		return string(out), nil
 	}
 	return toContentTypeGeneral(out, in, f, depth)
