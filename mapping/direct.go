@@ -33,6 +33,83 @@ func init() {
 	}
 }
 
+// nativeDirect is K3 for a Content-Type without comments, white space only
+// around ';', a subtype outside the uri. tree, no URI-body or URI-fragment
+// parameter, and values that are tokens or quoted-strings of printable
+// ASCII without quoted-pairs: ContentType:type/subtype with each parameter
+// as a query item, every part through ENC_U, values between d.
+func nativeDirect(out []byte, in string, d string) (_ []byte, ok bool) {
+	out = append(out, "ContentType:"...)
+	out, i, ok := appendRun(out, in, 0, clsRChar, &foldLower)
+	if !ok || i == len(in) || in[i] != '/' || hasURIPrefix(in[i+1:]) { // K1 is not direct
+		return out, false
+	}
+	out = append(out, '/')
+	if out, i, ok = appendRun(out, in, i+1, clsRChar, &foldLower); !ok {
+		return out, false
+	}
+	sep := byte('?')
+	for {
+		i = skipWSP(in, i)
+		if i == len(in) {
+			return out, true
+		}
+		if in[i] != ';' {
+			return out, false
+		}
+		if i = skipWSP(in, i+1); i == len(in) || in[i] == ';' {
+			continue // an empty parameter
+		}
+		name := len(out) + 1
+		out = append(out, sep)
+		sep = '&'
+		if out, i, ok = appendRun(out, in, i, clsTChar, &foldNone); !ok || i == len(in) || in[i] != '=' {
+			return out, false
+		}
+		if n := out[name:]; asciiEqualFold(n, foldURIBody) || asciiEqualFold(n, foldURIFragment) {
+			return out, false
+		}
+		out = append(append(out, '='), d...)
+		if i++; i < len(in) && in[i] == '"' {
+			out, i, _ = appendRun(out, in, i+1, clsQText, &foldNone)
+			if i == len(in) || in[i] != '"' {
+				return out, false // a quoted-pair, a control character, UTF-8: the general path decides
+			}
+			i++
+		} else if out, i, ok = appendRun(out, in, i, clsTChar, &foldNone); !ok {
+			return out, false
+		}
+		out = append(out, d...)
+	}
+}
+
+// appendRun appends ENC_U of fold applied to the longest run of octets at
+// s[i:] whose class has bit, and returns where the run ends; ok is false
+// for an empty run.
+func appendRun(out []byte, s string, i int, bit uint8, fold *[256]byte) (_ []byte, end int, ok bool) {
+	start := i
+	for ; i < len(s); i++ {
+		c := s[i]
+		cls := ctClass[c]
+		if cls&bit == 0 {
+			break
+		}
+		if c = fold[c]; cls&clsSafe != 0 {
+			out = append(out, c)
+		} else {
+			out = appendPct(out, c)
+		}
+	}
+	return out, i, i > start
+}
+
+func skipWSP(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return i
+}
+
 // toContentTypeDirect is ToContentType by a direct path: R1 for a
 // ContentType: URI, R2 without MIME-type for any other.
 func toContentTypeDirect(out []byte, in string, f Option) ([]byte, bool) {

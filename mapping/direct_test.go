@@ -21,6 +21,8 @@ func FuzzDirect(f *testing.F) {
 		"x%3A%7B%7D%20%C3%A9",
 		"//a@b:80/p?q=%22v%22&r=#f",
 		`//h/p?a="1"&MIME-type=%22Text%2FPlain%22&b=2#x`,
+		` ; a=b ;; c="d e%" ;`,
+		`x=(c); y="a\"b"`,
 	} {
 		f.Add(s)
 	}
@@ -34,6 +36,17 @@ func FuzzDirect(f *testing.F) {
 				want, err := toContentTypeGeneral(nil, u, f, 0)
 				require.NoError(t, err, "direct path mapped %q (options %d), which the general path refuses", u, f)
 				require.Equal(t, want, string(got), "ToContentType(%q, %d)", u, f)
+			}
+		}
+		for _, ct := range []string{s, "text/plain; " + s, "a/b;" + s} {
+			for _, f := range []Option{0, StrictURI, Lenient} {
+				got, ok := nativeDirect(nil, ct, delimiter(f))
+				if !ok {
+					continue
+				}
+				want, err := toURIGeneral(nil, ct, f, 0)
+				require.NoError(t, err, "direct path mapped %q (options %d), which the general path refuses", ct, f)
+				require.Equal(t, want, string(got), "ToURI(%q, %d)", ct, f)
 			}
 		}
 		for _, mode := range []int{modeSubtype, modeURIBody} {
@@ -63,6 +76,15 @@ func TestDirectPathsTaken(t *testing.T) {
 	} {
 		_, ok := toContentTypeDirect(nil, u, 0)
 		require.True(t, ok, u)
+	}
+	for _, ct := range []string{
+		"image/JPEG",
+		"x-FOO?bar/biZZare#sUb#tYpe",
+		`text/plain; charset="us-ascii"; x-mac-type="54455854"; x-mac-creator="4D4F5353"`,
+		"image/tiff; application=faxbw",
+	} {
+		_, ok := nativeDirect(nil, ct, `"`)
+		require.True(t, ok, ct)
 	}
 	for _, raw := range []string{"mailto%3Auser%40host.example", "http://xml.example/foo"} {
 		_, _, ok := baseDirect(nil, raw)

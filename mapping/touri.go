@@ -36,15 +36,26 @@ func toURI(in string, f Option, depth int) (string, error) {
 	// Every buffer is a local threaded through the calls below and never
 	// stored through a pointer, so that all of them stay on the stack and
 	// the result string is the call's one allocation.
-	var pbuf [8]rawParam
 	var obuf [256]byte
+	out := outputBuffer(obuf[:0], len(in))
+	if slash := strings.IndexByte(in, '/'); slash >= 0 && !hasURIPrefix(in[slash+1:]) {
+		if out, ok := nativeDirect(out, in, delimiter(f)); ok {
+			return string(out), nil
+		}
+	}
+	return toURIGeneral(out, in, f, depth)
+}
+
+// toURIGeneral is toURI for any input, rule by rule. out is the empty
+// output buffer.
+func toURIGeneral(out []byte, in string, f Option, depth int) (string, error) {
+	var pbuf [8]rawParam
 	var sc ctScan
 	params, err := sc.parse(in, f&Lenient != 0, pbuf[:0])
 	if err != nil {
 		return "", err
 	}
 	m := uriMapper{sc: &sc, d: delimiter(f)}
-	out := outputBuffer(obuf[:0], len(in))
 	collapse := false
 	switch {
 	case hasURIPrefix(sc.sub()):
