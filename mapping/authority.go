@@ -31,21 +31,15 @@ func badAuthority[T bytesOrString](body T) (int, string) {
 	if len(body) < 2 || body[0] != '/' || body[1] != '/' {
 		return -1, ""
 	}
-	// One walk finds the end of the authority and its first '@'; most
-	// authorities are a plain host, which the walk has then also checked.
-	end, at, plain := 2, -1, true
-	for ; end < len(body); end++ {
-		c := body[end]
-		if c == '/' || c == '?' {
-			break
-		}
-		if c == '@' && at < 0 {
+	// Most authorities are a plain host name.
+	if end := span(body, 2, tabRegName); end == len(body) || body[end] == '/' || body[end] == '?' {
+		return -1, ""
+	}
+	end, at := 2, -1
+	for ; end < len(body) && body[end] != '/' && body[end] != '?'; end++ {
+		if body[end] == '@' && at < 0 {
 			at = end
 		}
-		plain = plain && tabRegName[c]
-	}
-	if plain {
-		return -1, ""
 	}
 	i := 2
 	if at >= 0 {

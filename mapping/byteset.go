@@ -115,7 +115,6 @@ var (
 	tabLChar  = setLChar.t
 	tabAlpha  = setAlpha.t
 	tabScheme = setScheme.t
-	tabBody   = setBody.t // has no '%': a decoder may copy its octets
 	// Octets that R1 copies from a ContentType: body unchanged: RCHAR
 	// but not '%' (which may start a triplet) or an upper-case letter.
 	tabRCharLower = setRChar.Without("%ABCDEFGHIJKLMNOPQRSTUVWXYZ").t

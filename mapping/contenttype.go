@@ -343,7 +343,14 @@ func (p *ctParser) syntax(want string) *Error {
 // run advances over the longest run of octets in set and returns the end.
 // It also sets p.all to the AND of the classes of the octets it passed.
 func (p *ctParser) run(set uint8) int {
-	s, i, all := p.s[:p.hi], p.i, uint8(0xFF)
+	p.i, p.all = classRun(p.s[:p.hi], p.i, set)
+	return p.i
+}
+
+// classRun returns the end of the longest run of octets at s[i:] whose
+// class has bit set, and the AND of their classes.
+func classRun(s string, i int, set uint8) (end int, all uint8) {
+	all = 0xFF
 	// Four octets at a time while all four are in set: the AND of their
 	// classes has the set's bit exactly then.
 	for ; i+4 <= len(s); i += 4 {
@@ -362,8 +369,7 @@ func (p *ctParser) run(set uint8) int {
 		all &= c
 		i++
 	}
-	p.i, p.all = i, all
-	return i
+	return i, all
 }
 
 // cfws skips white space and comments. Comments nest; a quoted-pair stands

@@ -26,6 +26,17 @@ var (
 	tabDirectValue = *setQueryValue.table()
 )
 
+// Tables of appendDecodedRepair.
+var (
+	tabBody       = *setBody.table()
+	tabQueryValue = *setQueryValue.table()
+	tabFragment   = *setFragment.table()
+	tabNone       byteTable
+	// K0.3, K0.4: '?' and '#' in a decoded base URI are errors or call for
+	// the general path's care.
+	tabBodyFail = *NewByteSet("?#").table()
+)
+
 func init() {
 	for c := range 256 {
 		tabDirectType[c] = tabDirectType[c] && setBody.Contains(byte(c))
@@ -33,29 +44,48 @@ func init() {
 	}
 }
 
+// toURIDirect is ToURI by a direct path: K3 for a native Content-Type,
+// K1 or K2 for one that wraps a URI.
+func toURIDirect(out []byte, in string, f Option) ([]byte, bool) {
+	slash := strings.IndexByte(in, '/')
+	if slash < 0 {
+		return out, false
+	}
+	if !hasURIPrefix(in[slash+1:]) {
+		start := len(out)
+		o, ok, uriBody := nativeDirect(out, in, delimiter(f))
+		if ok || !uriBody {
+			return o, ok
+		}
+		out = o[:start]
+	}
+	return uriDirect(out, in, f)
+}
+
 // nativeDirect is K3 for a Content-Type without comments, white space only
 // around ';', a subtype outside the uri. tree, no URI-body or URI-fragment
 // parameter, and values that are tokens or quoted-strings of printable
 // ASCII without quoted-pairs: ContentType:type/subtype with each parameter
-// as a query item, every part through ENC_U, values between d.
-func nativeDirect(out []byte, in string, d string) (_ []byte, ok bool) {
+// as a query item, every part through ENC_U, values between d. uriBody
+// reports a URI-body parameter, which calls for uriDirect.
+func nativeDirect(out []byte, in string, d string) (_ []byte, ok, uriBody bool) {
 	out = append(out, "ContentType:"...)
 	out, i, ok := appendRun(out, in, 0, clsRChar, &foldLower)
 	if !ok || i == len(in) || in[i] != '/' || hasURIPrefix(in[i+1:]) { // K1 is not direct
-		return out, false
+		return out, false, false
 	}
 	out = append(out, '/')
 	if out, i, ok = appendRun(out, in, i+1, clsRChar, &foldLower); !ok {
-		return out, false
+		return out, false, false
 	}
 	sep := byte('?')
 	for {
 		i = skipWSP(in, i)
 		if i == len(in) {
-			return out, true
+			return out, true, false
 		}
 		if in[i] != ';' {
-			return out, false
+			return out, false, false
 		}
 		if i = skipWSP(in, i+1); i == len(in) || in[i] == ';' {
 			continue // an empty parameter
@@ -64,28 +94,176 @@ func nativeDirect(out []byte, in string, d string) (_ []byte, ok bool) {
 		out = append(out, sep)
 		sep = '&'
 		if out, i, ok = appendRun(out, in, i, clsTChar, &foldNone); !ok || i == len(in) || in[i] != '=' {
-			return out, false
+			return out, false, false
 		}
-		if n := out[name:]; asciiEqualFold(n, foldURIBody) || asciiEqualFold(n, foldURIFragment) {
-			return out, false
+		if n := out[name:]; asciiEqualFold(n, foldURIBody) {
+			return out, false, true // K2
+		} else if asciiEqualFold(n, foldURIFragment) {
+			return out, false, false
 		}
 		out = append(append(out, '='), d...)
 		if i++; i < len(in) && in[i] == '"' {
 			out, i, _ = appendRun(out, in, i+1, clsQText, &foldNone)
 			if i == len(in) || in[i] != '"' {
-				return out, false // a quoted-pair, a control character, UTF-8: the general path decides
+				return out, false, false // a quoted-pair, a control character, UTF-8: the general path decides
 			}
 			i++
 		} else if out, i, ok = appendRun(out, in, i, clsTChar, &foldNone); !ok {
-			return out, false
+			return out, false, false
 		}
 		out = append(out, d...)
 	}
 }
 
+// uriDirect is K1 for a uri. subtype and K2 for a URI-body parameter
+// (unless f holds NoControlled), for Content-Types that nativeDirect's
+// grammar covers, whose wrapped URI baseDirect maps and does not make
+// collapse, and whose other parameter names hold no '%' and are not
+// special: the base URI, each parameter as a query item (in K2 the
+// URI-body's place holds MIME-type), its name and value decoded and
+// repaired, and URI-fragment as the fragment.
+func uriDirect(out []byte, in string, f Option) (_ []byte, ok bool) {
+	t := spanRun(in, 0, clsRChar)
+	if t == 0 || t == len(in) || in[t] != '/' {
+		return out, false
+	}
+	s := spanRun(in, t+1, clsRChar)
+	if s == t+1 {
+		return out, false
+	}
+	k1 := hasURIPrefix(in[t+1 : s])
+	base := ""
+	if k1 {
+		base = in[t+5 : s]
+	} else {
+		n := 0
+		for i := s; ; {
+			name, value, next, ok := nextParam(in, i)
+			if !ok {
+				return out, false
+			}
+			if name == "" {
+				break
+			}
+			if asciiEqualFold(name, foldURIBody) {
+				base, n = value, n+1
+			}
+			i = next
+		}
+		if n != 1 || f&NoControlled != 0 {
+			return out, false
+		}
+	}
+	out, collapse, ok := baseDirect(out, base)
+	if !ok || collapse {
+		return out, false
+	}
+	d := delimiter(f)
+	frag, hasFrag, sep := "", false, byte('?')
+	for i := s; ; {
+		name, value, next, ok := nextParam(in, i)
+		if !ok {
+			return out, false
+		}
+		if name == "" {
+			break
+		}
+		i = next
+		switch {
+		case asciiEqualFold(name, foldURIFragment):
+			if hasFrag {
+				return out, false
+			}
+			frag, hasFrag = value, true
+			continue
+		case !k1 && asciiEqualFold(name, foldURIBody):
+			out = append(append(append(out, sep), nameMIMEType+"="...), d...)
+			out = appendEscapeLower(out, in[:t], setEncU)
+			out = appendEscapeLower(append(out, '/'), in[t+1:s], setEncU)
+		case isSpecialName(name) || strings.IndexByte(name, '%') >= 0:
+			return out, false
+		default:
+			out = appendRepair(append(out, sep), name, setQueryName)
+			out = append(append(out, '='), d...)
+			if out, ok = appendDecodedRepair(out, value, &tabQueryValue, &tabNone); !ok {
+				return out, false
+			}
+		}
+		out = append(out, d...)
+		sep = '&'
+	}
+	if hasFrag {
+		if out, ok = appendDecodedRepair(append(out, '#'), frag, &tabFragment, &tabNone); !ok {
+			return out, false
+		}
+	}
+	return out, true
+}
+
+// nextParam scans the parameter at in[i:] in nativeDirect's grammar: it
+// returns its name, its value without quotes and where it ends, or an
+// empty name at the end of in; ok is false for anything else.
+func nextParam(in string, i int) (name, value string, next int, ok bool) {
+	for {
+		if i = skipWSP(in, i); i == len(in) {
+			return "", "", i, true
+		}
+		if in[i] != ';' {
+			return "", "", i, false
+		}
+		if i = skipWSP(in, i+1); i < len(in) && in[i] != ';' {
+			break
+		}
+	}
+	n := spanRun(in, i, clsTChar)
+	if n == i || n == len(in) || in[n] != '=' {
+		return "", "", i, false
+	}
+	name, i = in[i:n], n+1
+	if i < len(in) && in[i] == '"' {
+		e := spanRun(in, i+1, clsQText)
+		if e == len(in) || in[e] != '"' {
+			return "", "", i, false
+		}
+		return name, in[i+1 : e], e + 1, true
+	}
+	e := spanRun(in, i, clsTChar)
+	return name, in[i:e], e, e > i
+}
+
+// appendDecodedRepair appends REPAIR(dec(s)) for the set keep, in one
+// pass; ok is false if dec(s) holds an octet of fail. REPAIR keeps a '%'
+// that starts a triplet of dec(s): after a decoded '%' it looks at the two
+// octets that follow, and leaves the case where one of them is itself
+// decoded to the general path.
+func appendDecodedRepair(out []byte, s string, keep, fail *byteTable) (_ []byte, ok bool) {
+	for i := 0; i < len(s); {
+		j := span(s, i, keep)
+		out = append(out, s[i:j]...)
+		if j == len(s) {
+			break
+		}
+		var c byte
+		switch c, i = decodeAt(s, j); {
+		case keep[c]:
+			out = append(out, c)
+		case fail[c]:
+			return out, false
+		case c == '%' && i+2 <= len(s) && (s[i] == '%' || s[i+1] == '%'):
+			return out, false
+		case c == '%' && i+2 <= len(s) && tabHex[s[i]] && tabHex[s[i+1]]:
+			out = append(out, '%') // the hex digits follow as they are
+		default:
+			out = appendPct(out, c)
+		}
+	}
+	return out, true
+}
+
 // appendRun appends ENC_U of fold applied to the longest run of octets at
 // s[i:] whose class has bit, and returns where the run ends; ok is false
-// for an empty run.
+// for an empty run. It encodes octet by octet: the runs of a Content-Type
+// are short, and one pass beats finding the run and copying it.
 func appendRun(out []byte, s string, i int, bit uint8, fold *[256]byte) (_ []byte, end int, ok bool) {
 	start := i
 	for ; i < len(s); i++ {
@@ -101,6 +279,13 @@ func appendRun(out []byte, s string, i int, bit uint8, fold *[256]byte) (_ []byt
 		}
 	}
 	return out, i, i > start
+}
+
+// spanRun returns the end of the longest run of octets at s[i:] whose
+// class has bit.
+func spanRun(s string, i int, bit uint8) int {
+	end, _ := classRun(s, i, bit)
+	return end
 }
 
 func skipWSP(s string, i int) int {
@@ -443,9 +628,8 @@ func paramDirect(out []byte, item string) (_ []byte, ok bool) {
 
 // baseDirect is base for the common case, in one pass that decodes raw as
 // it writes: a scheme of literal characters and ':' (or %3A), then a body
-// whose decoded octets hold no '?', '#' or '%'. Anything else, errors
-// included, gives ok == false and leaves the decision to base, so that the
-// rules live in one place.
+// whose decoded octets hold no '?' or '#' (see appendDecodedRepair for
+// '%'). Anything else, errors included, gives ok == false.
 func baseDirect(out []byte, raw string) (_ []byte, collapse, ok bool) {
 	if len(raw) == 0 || !tabAlpha[raw[0]] {
 		return out, false, false
@@ -466,21 +650,8 @@ func baseDirect(out []byte, raw string) (_ []byte, collapse, ok bool) {
 	start := len(out)
 	out = append(appendScheme(out, scheme), ':')
 	bodyStart := len(out)
-	for i < len(raw) {
-		j := span(raw, i, tabBody)
-		out = append(out, raw[i:j]...)
-		if j == len(raw) {
-			break
-		}
-		var c byte
-		switch c, i = decodeAt(raw, j); {
-		case tabBody[c]:
-			out = append(out, c)
-		case c == '%' || c == '?' || c == '#':
-			return out[:start], false, false
-		default: // REPAIR_BODY
-			out = appendPct(out, c)
-		}
+	if out, ok = appendDecodedRepair(out, raw[i:], &tabBody, &tabBodyFail); !ok {
+		return out[:start], false, false
 	}
 	if j, _ := badAuthority(out[bodyStart:]); j >= 0 {
 		return out[:start], false, false

@@ -38,9 +38,9 @@ func FuzzDirect(f *testing.F) {
 				require.Equal(t, want, string(got), "ToContentType(%q, %d)", u, f)
 			}
 		}
-		for _, ct := range []string{s, "text/plain; " + s, "a/b;" + s} {
-			for _, f := range []Option{0, StrictURI, Lenient} {
-				got, ok := nativeDirect(nil, ct, delimiter(f))
+		for _, ct := range []string{s, "text/plain; " + s, "a/b;" + s, "a/uri.x%3Ay;" + s, "a/uri." + s, `a/b; URI-body="` + s + `"`} {
+			for _, f := range []Option{0, StrictURI, Lenient, NoControlled} {
+				got, ok := toURIDirect(nil, ct, f)
 				if !ok {
 					continue
 				}
@@ -82,8 +82,12 @@ func TestDirectPathsTaken(t *testing.T) {
 		"x-FOO?bar/biZZare#sUb#tYpe",
 		`text/plain; charset="us-ascii"; x-mac-type="54455854"; x-mac-creator="4D4F5353"`,
 		"image/tiff; application=faxbw",
+		"application/uri.mailto%3Auser%40host.example",
+		`application/uri.http%3A%2F%2Fx.test; foo="123"; bar="abcd"`,
+		`application/uri.http%3A%2F%2Fa%3Ab%40c.text%2Fx%2Fy; URI-fragment="z%25z"`,
+		`application/xml; URI-body="http://xml.example/foo"`,
 	} {
-		_, ok := nativeDirect(nil, ct, `"`)
+		_, ok := toURIDirect(nil, ct, 0)
 		require.True(t, ok, ct)
 	}
 	for _, raw := range []string{"mailto%3Auser%40host.example", "http://xml.example/foo"} {

@@ -38,10 +38,8 @@ func toURI(in string, f Option, depth int) (string, error) {
 	// the result string is the call's one allocation.
 	var obuf [256]byte
 	out := outputBuffer(obuf[:0], len(in))
-	if slash := strings.IndexByte(in, '/'); slash >= 0 && !hasURIPrefix(in[slash+1:]) {
-		if out, ok := nativeDirect(out, in, delimiter(f)); ok {
-			return string(out), nil
-		}
+	if out, ok := toURIDirect(out, in, f); ok {
+		return string(out), nil
 	}
 	return toURIGeneral(out, in, f, depth)
 }
