@@ -45,21 +45,36 @@ func init() {
 }
 
 // toURIDirect is ToURI by a direct path: K3 for a native Content-Type,
-// K1 or K2 for one that wraps a URI.
+// K1 or K2 for one that wraps a URI. A URI-body as the first parameter, as
+// in the labels ToContentType writes for a MIME-type item (draft §3.3),
+// goes to uriDirect at once; one further on is found by nativeDirect.
 func toURIDirect(out []byte, in string, f Option) ([]byte, bool) {
-	slash := strings.IndexByte(in, '/')
-	if slash < 0 {
+	// Types and subtypes are short: plain loops beat IndexByte calls.
+	i := 0
+	for i < len(in) && in[i] != '/' {
+		i++
+	}
+	if i == len(in) {
 		return out, false
 	}
-	if !hasURIPrefix(in[slash+1:]) {
-		start := len(out)
-		o, ok, uriBody := nativeDirect(out, in, delimiter(f))
-		if ok || !uriBody {
-			return o, ok
-		}
-		out = o[:start]
+	if hasURIPrefix(in[i+1:]) {
+		return uriDirect(out, in, f)
 	}
-	return uriDirect(out, in, f)
+	for i < len(in) && in[i] != ';' {
+		i++
+	}
+	if i < len(in) {
+		i = skipWSP(in, i+1)
+		if len(in)-i > len(foldURIBody) && in[i+len(foldURIBody)] == '=' && asciiEqualFold(in[i:i+len(foldURIBody)], foldURIBody) {
+			return uriDirect(out, in, f)
+		}
+	}
+	start := len(out)
+	o, ok, uriBody := nativeDirect(out, in, delimiter(f))
+	if ok || !uriBody {
+		return o, ok
+	}
+	return uriDirect(o[:start], in, f)
 }
 
 // nativeDirect is K3 for a Content-Type without comments, white space only
