@@ -151,22 +151,17 @@ func uriDirect(out []byte, in string, f Option) (_ []byte, ok bool) {
 	if k1 {
 		base = in[t+5 : s]
 	} else {
-		n := 0
-		for i := s; ; {
+		// The first URI-body gives the base; the pass below refuses a
+		// second one (C3).
+		for i := s; base == ""; {
 			name, value, next, ok := nextParam(in, i)
-			if !ok {
+			if !ok || name == "" || f&NoControlled != 0 {
 				return out, false
 			}
-			if name == "" {
-				break
-			}
 			if asciiEqualFold(name, foldURIBody) {
-				base, n = value, n+1
+				base = value
 			}
 			i = next
-		}
-		if n != 1 || f&NoControlled != 0 {
-			return out, false
 		}
 	}
 	out, collapse, ok := baseDirect(out, base)
@@ -174,7 +169,7 @@ func uriDirect(out []byte, in string, f Option) (_ []byte, ok bool) {
 		return out, false
 	}
 	d := delimiter(f)
-	frag, hasFrag, sep := "", false, byte('?')
+	frag, hasFrag, hasBody, sep := "", false, false, byte('?')
 	for i := s; ; {
 		name, value, next, ok := nextParam(in, i)
 		if !ok {
@@ -192,6 +187,10 @@ func uriDirect(out []byte, in string, f Option) (_ []byte, ok bool) {
 			frag, hasFrag = value, true
 			continue
 		case !k1 && asciiEqualFold(name, foldURIBody):
+			if hasBody {
+				return out, false
+			}
+			hasBody = true
 			out = append(append(append(out, sep), nameMIMEType+"="...), d...)
 			out = appendEscapeLower(out, in[:t], setEncU)
 			out = appendEscapeLower(append(out, '/'), in[t+1:s], setEncU)
@@ -299,8 +298,10 @@ func appendRun(out []byte, s string, i int, bit uint8, fold *[256]byte) (_ []byt
 // spanRun returns the end of the longest run of octets at s[i:] whose
 // class has bit.
 func spanRun(s string, i int, bit uint8) int {
-	end, _ := classRun(s, i, bit)
-	return end
+	for i < len(s) && ctClass[s[i]]&bit != 0 { // short runs: no unrolling
+		i++
+	}
+	return i
 }
 
 func skipWSP(s string, i int) int {
