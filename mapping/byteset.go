@@ -48,6 +48,15 @@ func (s ByteSet) Union(t ByteSet) ByteSet {
 	return ByteSet{&u}
 }
 
+// intersect returns the octets in both s and t.
+func (s ByteSet) intersect(t ByteSet) ByteSet {
+	u := *s.table()
+	for c, in := range t.table() {
+		u[c] = u[c] && in
+	}
+	return ByteSet{&u}
+}
+
 // Without returns s minus the octets in chars.
 func (s ByteSet) Without(chars string) ByteSet {
 	u := *s.table()

@@ -1,0 +1,303 @@
+package mapping
+
+import "strings"
+
+// toURIDirect is ToURI by a direct path: K3 for a native Content-Type,
+// K1 or K2 for one that wraps a URI. A URI-body as the first parameter, as
+// in the labels ToContentType writes for a MIME-type item (draft §3.3),
+// goes to uriDirect at once; one further on is found by nativeDirect.
+func toURIDirect(out []byte, in string, f Option) ([]byte, bool) {
+	// Types and subtypes are short: plain loops beat IndexByte calls.
+	i := 0
+	for i < len(in) && in[i] != '/' {
+		i++
+	}
+	if i == len(in) {
+		return out, false
+	}
+	if hasURIPrefix(in[i+1:]) {
+		return uriDirect(out, in, f)
+	}
+	for i < len(in) && in[i] != ';' {
+		i++
+	}
+	if i < len(in) {
+		i = skipWSP(in, i+1)
+		if len(in)-i > len(foldURIBody) && in[i+len(foldURIBody)] == '=' && asciiEqualFold(in[i:i+len(foldURIBody)], foldURIBody) {
+			return uriDirect(out, in, f)
+		}
+	}
+	start := len(out)
+	o, ok, uriBody := nativeDirect(out, in, delimiter(f))
+	if ok || !uriBody {
+		return o, ok
+	}
+	return uriDirect(o[:start], in, f)
+}
+
+// nativeDirect is K3 for a Content-Type without comments, white space only
+// around ';', a subtype outside the uri. tree, no URI-body or URI-fragment
+// parameter, and values that are tokens or quoted-strings of printable
+// ASCII without quoted-pairs: ContentType:type/subtype with each parameter
+// as a query item, every part through ENC_U, values between d. uriBody
+// reports a URI-body parameter, which calls for uriDirect.
+func nativeDirect(out []byte, in string, d string) (_ []byte, ok, uriBody bool) {
+	out = append(out, "ContentType:"...)
+	out, i, ok := appendRun(out, in, 0, clsRChar, &foldLower)
+	if !ok || i == len(in) || in[i] != '/' || hasURIPrefix(in[i+1:]) { // K1 is not direct
+		return out, false, false
+	}
+	out = append(out, '/')
+	if out, i, ok = appendRun(out, in, i+1, clsRChar, &foldLower); !ok {
+		return out, false, false
+	}
+	sep := byte('?')
+	for {
+		i = skipWSP(in, i)
+		if i == len(in) {
+			return out, true, false
+		}
+		if in[i] != ';' {
+			return out, false, false
+		}
+		if i = skipWSP(in, i+1); i == len(in) || in[i] == ';' {
+			continue // an empty parameter
+		}
+		name := len(out) + 1
+		out = append(out, sep)
+		sep = '&'
+		if out, i, ok = appendRun(out, in, i, clsTChar, &foldNone); !ok || i == len(in) || in[i] != '=' {
+			return out, false, false
+		}
+		if n := out[name:]; asciiEqualFold(n, foldURIBody) {
+			return out, false, true // K2
+		} else if asciiEqualFold(n, foldURIFragment) {
+			return out, false, false
+		}
+		out = append(append(out, '='), d...)
+		if i++; i < len(in) && in[i] == '"' {
+			out, i, _ = appendRun(out, in, i+1, clsQText, &foldNone)
+			if i == len(in) || in[i] != '"' {
+				return out, false, false // a quoted-pair, a control character, UTF-8: the general path decides
+			}
+			i++
+		} else if out, i, ok = appendRun(out, in, i, clsTChar, &foldNone); !ok {
+			return out, false, false
+		}
+		out = append(out, d...)
+	}
+}
+
+// uriDirect is K1 for a uri. subtype and K2 for a URI-body parameter
+// (unless f holds NoControlled), for Content-Types that nativeDirect's
+// grammar covers, whose wrapped URI baseDirect maps and does not make
+// collapse, and whose other parameter names hold no '%' and are not
+// special: the base URI, each parameter as a query item (in K2 the
+// URI-body's place holds MIME-type), its name and value decoded and
+// repaired, and URI-fragment as the fragment.
+func uriDirect(out []byte, in string, f Option) (_ []byte, ok bool) {
+	t := spanRun(in, 0, clsRChar)
+	if t == 0 || t == len(in) || in[t] != '/' {
+		return out, false
+	}
+	s := spanRun(in, t+1, clsRChar)
+	if s == t+1 {
+		return out, false
+	}
+	k1 := hasURIPrefix(in[t+1 : s])
+	base := ""
+	if k1 {
+		base = in[t+5 : s]
+	} else {
+		// The first URI-body gives the base; the pass below refuses a
+		// second one (C3).
+		for i := s; base == ""; {
+			name, value, next, ok := nextParam(in, i)
+			if !ok || name == "" || f&NoControlled != 0 {
+				return out, false
+			}
+			if asciiEqualFold(name, foldURIBody) {
+				base = value
+			}
+			i = next
+		}
+	}
+	out, collapse, ok := baseDirect(out, base)
+	if !ok || collapse {
+		return out, false
+	}
+	d := delimiter(f)
+	frag, hasFrag, hasBody, sep := "", false, false, byte('?')
+	for i := s; ; {
+		name, value, next, ok := nextParam(in, i)
+		if !ok {
+			return out, false
+		}
+		if name == "" {
+			break
+		}
+		i = next
+		switch {
+		case asciiEqualFold(name, foldURIFragment):
+			if hasFrag {
+				return out, false
+			}
+			frag, hasFrag = value, true
+			continue
+		case !k1 && asciiEqualFold(name, foldURIBody):
+			if hasBody {
+				return out, false
+			}
+			hasBody = true
+			out = append(append(append(out, sep), nameMIMEType+"="...), d...)
+			out = appendEscapeLower(out, in[:t], setEncU)
+			out = appendEscapeLower(append(out, '/'), in[t+1:s], setEncU)
+		case isSpecialName(name) || strings.IndexByte(name, '%') >= 0:
+			return out, false
+		default:
+			out = appendRepair(append(out, sep), name, setQueryName)
+			out = append(append(out, '='), d...)
+			if out, ok = appendDecodedRepair(out, value, &tabQueryValue, &tabNone); !ok {
+				return out, false
+			}
+		}
+		out = append(out, d...)
+		sep = '&'
+	}
+	if hasFrag {
+		if out, ok = appendDecodedRepair(append(out, '#'), frag, &tabFragment, &tabNone); !ok {
+			return out, false
+		}
+	}
+	return out, true
+}
+
+// nextParam scans the parameter at in[i:] in nativeDirect's grammar: it
+// returns its name, its value without quotes and where it ends, or an
+// empty name at the end of in; ok is false for anything else.
+func nextParam(in string, i int) (name, value string, next int, ok bool) {
+	for {
+		if i = skipWSP(in, i); i == len(in) {
+			return "", "", i, true
+		}
+		if in[i] != ';' {
+			return "", "", i, false
+		}
+		if i = skipWSP(in, i+1); i < len(in) && in[i] != ';' {
+			break
+		}
+	}
+	n := spanRun(in, i, clsTChar)
+	if n == i || n == len(in) || in[n] != '=' {
+		return "", "", i, false
+	}
+	name, i = in[i:n], n+1
+	if i < len(in) && in[i] == '"' {
+		e := spanRun(in, i+1, clsQText)
+		if e == len(in) || in[e] != '"' {
+			return "", "", i, false
+		}
+		return name, in[i+1 : e], e + 1, true
+	}
+	e := spanRun(in, i, clsTChar)
+	return name, in[i:e], e, e > i
+}
+
+// appendDecodedRepair appends REPAIR(dec(s)) for the set keep, in one
+// pass; ok is false if dec(s) holds an octet of fail. REPAIR keeps a '%'
+// that starts a triplet of dec(s): after a decoded '%' it looks at the two
+// octets that follow, and leaves the case where one of them is itself
+// decoded to the general path.
+func appendDecodedRepair(out []byte, s string, keep, fail *byteTable) (_ []byte, ok bool) {
+	for i := 0; i < len(s); {
+		j := span(s, i, keep)
+		out = append(out, s[i:j]...)
+		if j == len(s) {
+			break
+		}
+		var c byte
+		switch c, i = decodeAt(s, j); {
+		case keep[c]:
+			out = append(out, c)
+		case fail[c]:
+			return out, false
+		case c == '%' && i+2 <= len(s) && (s[i] == '%' || s[i+1] == '%'):
+			return out, false
+		case c == '%' && i+2 <= len(s) && tabHex[s[i]] && tabHex[s[i+1]]:
+			out = append(out, '%') // the hex digits follow as they are
+		default:
+			out = appendPct(out, c)
+		}
+	}
+	return out, true
+}
+
+// appendRun appends ENC_U of fold applied to the longest run of octets at
+// s[i:] whose class has bit, and returns where the run ends; ok is false
+// for an empty run. It encodes octet by octet: the runs of a Content-Type
+// are short, and one pass beats finding the run and copying it.
+func appendRun(out []byte, s string, i int, bit uint8, fold *[256]byte) (_ []byte, end int, ok bool) {
+	start := i
+	for ; i < len(s); i++ {
+		c := s[i]
+		cls := ctClass[c]
+		if cls&bit == 0 {
+			break
+		}
+		if c = fold[c]; cls&clsSafe != 0 {
+			out = append(out, c)
+		} else {
+			out = appendPct(out, c)
+		}
+	}
+	return out, i, i > start
+}
+
+// spanRun returns the end of the longest run of octets at s[i:] whose
+// class has bit.
+func spanRun(s string, i int, bit uint8) int {
+	for i < len(s) && ctClass[s[i]]&bit != 0 { // short runs: no unrolling
+		i++
+	}
+	return i
+}
+
+func skipWSP(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// baseDirect is base for the common case, in one pass that decodes raw as
+// it writes: a scheme of literal characters and ':' (or %3A), then a body
+// whose decoded octets hold no '?' or '#' (see appendDecodedRepair for
+// '%'). Anything else, errors included, gives ok == false.
+func baseDirect(out []byte, raw string) (_ []byte, collapse, ok bool) {
+	if len(raw) == 0 || !tabAlpha[raw[0]] {
+		return out, false, false
+	}
+	i := 1
+	for i < len(raw) && tabScheme[raw[i]] {
+		i++
+	}
+	if i == len(raw) {
+		return out, false, false
+	}
+	scheme := raw[:i]
+	if c, next := decodeAt(raw, i); c == ':' {
+		i = next
+	} else {
+		return out, false, false
+	}
+	start := len(out)
+	out = append(appendScheme(out, scheme), ':')
+	bodyStart := len(out)
+	if out, ok = appendDecodedRepair(out, raw[i:], &tabBody, &tabBodyFail); !ok {
+		return out[:start], false, false
+	}
+	if j, _ := badAuthority(out[bodyStart:]); j >= 0 {
+		return out[:start], false, false
+	}
+	return out, asciiEqualFold(scheme, "contenttype"), true
+}
