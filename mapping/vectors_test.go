@@ -41,17 +41,30 @@ func loadVectors(t testing.TB) []vector {
 
 // apply runs a vector's direction and renders the result as the file does.
 func (v vector) apply() string {
+	return v.applyWith(ToURI, ToContentType)
+}
+
+// applyGeneral is apply without the direct paths (direct.go).
+func (v vector) applyGeneral() string {
+	toURI := func(s string, opts ...Option) (string, error) { return toURIGeneral(nil, s, optionsOf(opts), 0) }
+	toCT := func(s string, opts ...Option) (string, error) {
+		return toContentTypeGeneral(nil, s, optionsOf(opts), 0)
+	}
+	return v.applyWith(toURI, toCT)
+}
+
+func (v vector) applyWith(toURI, toCT func(string, ...Option) (string, error)) string {
 	var out string
 	var err error
 	switch v.direction {
 	case "ct2uri":
-		out, err = ToURI(v.input)
+		out, err = toURI(v.input)
 	case "ct2uri-strict":
-		out, err = ToURI(v.input, StrictURI)
+		out, err = toURI(v.input, StrictURI)
 	case "ct2uri-lenient":
-		out, err = ToURI(v.input, Lenient)
+		out, err = toURI(v.input, Lenient)
 	case "uri2ct":
-		out, err = ToContentType(v.input)
+		out, err = toCT(v.input)
 	default:
 		return "unknown direction " + v.direction
 	}
@@ -67,6 +80,7 @@ func TestVectors(t *testing.T) {
 	for _, v := range vs {
 		t.Run(v.direction+"/"+v.input, func(t *testing.T) {
 			assert.Equal(t, v.expected, v.apply(), "line %d, §%s: %s", v.line, v.section, v.note)
+			assert.Equal(t, v.expected, v.applyGeneral(), "general path, line %d", v.line)
 		})
 	}
 }
