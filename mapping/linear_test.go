@@ -46,3 +46,16 @@ func TestLinearCost(t *testing.T) {
 		assert.Less(t, large, 4*small, "%s: cost per byte grows with the input", c.name)
 	}
 }
+
+// TestOneAllocation holds the mapping issue's allocation target: on every
+// draft example a call allocates once, its result.
+func TestOneAllocation(t *testing.T) {
+	for _, c := range benchContentTypes {
+		n := testing.AllocsPerRun(50, func() { sink, _ = ToURI(c.in) })
+		assert.LessOrEqual(t, n, 1.0, "ToURI(%q)", c.in)
+	}
+	for _, c := range benchURIs {
+		n := testing.AllocsPerRun(50, func() { sink, _ = ToContentType(c.in) })
+		assert.LessOrEqual(t, n, 1.0, "ToContentType(%q)", c.in)
+	}
+}
