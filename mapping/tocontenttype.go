@@ -36,6 +36,8 @@ func toContentType(in string, f Option, depth int) (string, error) {
 	// Buffers stay on the stack as in toURI.
 	var obuf [256]byte
 	out := outputBuffer(obuf[:0], len(in))
+	// The common shapes map in one pass (direct.go); the rest, errors
+	// included, rule by rule.
 	if out, ok := toContentTypeDirect(out, in, f); ok {
 		return string(out), nil
 	}

@@ -38,6 +38,8 @@ func toURI(in string, f Option, depth int) (string, error) {
 	// the result string is the call's one allocation.
 	var obuf [256]byte
 	out := outputBuffer(obuf[:0], len(in))
+	// The common shapes map in one pass (direct.go); the rest, errors
+	// included, rule by rule.
 	if out, ok := toURIDirect(out, in, f); ok {
 		return string(out), nil
 	}
