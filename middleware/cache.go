@@ -43,18 +43,15 @@ type cacheEntry struct {
 	in, out string
 }
 
-// candidates returns the hash of label and the two slots it may be in.
-func (c *labelCache) candidates(label string) (h, i, j uint64) {
-	h = maphash.String(c.seed, label)
-	return h, h % cacheSlots, (h >> 32) % cacheSlots
-}
+// hash returns the hash of label, which get and put take.
+func (c *labelCache) hash(label string) uint64 { return maphash.String(c.seed, label) }
 
-// get returns the mapping of in, if the cache holds it.
-func (c *labelCache) get(in string) (string, bool) {
-	if len(in) > maxCachedLabel {
-		return "", false
-	}
-	_, i, j := c.candidates(in)
+// slots returns the two slots where the label of hash h may be.
+func slots(h uint64) (i, j uint64) { return h % cacheSlots, (h >> 32) % cacheSlots }
+
+// get returns the mapping of in, whose hash is h, if the cache holds it.
+func (c *labelCache) get(h uint64, in string) (string, bool) {
+	i, j := slots(h)
 	if e := c.entries[i].Load(); e != nil && e.in == in {
 		return e.out, true
 	}
@@ -64,16 +61,16 @@ func (c *labelCache) get(in string) (string, bool) {
 	return "", false
 }
 
-// put tells the cache that in, which get did not find, maps to out, a
-// string of mapping's own. On the label's second miss in a row of its
-// slot it stores the mapping: into an empty candidate slot if there is
-// one, otherwise into either at random, so that two labels sharing a
-// slot do not keep evicting each other.
-func (c *labelCache) put(in, out string) {
+// put tells the cache that in, of hash h, which get did not find, maps
+// to out, a string of mapping's own. On the label's second miss in a row
+// of its first slot it stores the mapping: into an empty candidate slot
+// if there is one, otherwise into either at random, so that two labels
+// sharing a slot do not keep evicting each other.
+func (c *labelCache) put(h uint64, in, out string) {
 	if len(in) > maxCachedLabel || len(out) > maxCachedLabel {
 		return
 	}
-	h, i, j := c.candidates(in)
+	i, j := slots(h)
 	if c.missed[i].Swap(h) != h {
 		return
 	}

@@ -20,7 +20,8 @@ func mapTwice(rw *rewriter, in string, m Mode) {
 
 // cached reports whether mode m's cache holds in.
 func cached(rw *rewriter, in string, m Mode) bool {
-	_, ok := rw.caches[m].get(in)
+	c := &rw.caches[m]
+	_, ok := c.get(c.hash(in), in)
 	return ok
 }
 

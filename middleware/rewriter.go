@@ -90,13 +90,17 @@ func (rw *rewriter) mapLabel(in string, m Mode) (string, error) {
 	if rw.maxLen > 0 && len(in) > rw.maxLen {
 		return in, ErrLabelTooLong
 	}
+	if len(in) > maxCachedLabel {
+		return rw.mapFresh(in, m)
+	}
 	c := &rw.caches[m]
-	if out, ok := c.get(in); ok {
+	h := c.hash(in)
+	if out, ok := c.get(h, in); ok {
 		return out, nil
 	}
 	out, err := rw.mapFresh(in, m)
 	if err == nil {
-		c.put(in, out)
+		c.put(h, in, out)
 	}
 	return out, err
 }
