@@ -41,7 +41,9 @@ func labelsHandler(labels []string) http.Handler {
 	next := 0
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header()["Content-Type"] = slices[next]
-		next = (next + 1) % len(slices)
+		if next++; next == len(slices) {
+			next = 0
+		}
 		w.Write(body)
 	})
 }
@@ -63,7 +65,9 @@ func benchServe(b *testing.B, h http.Handler, reqLabels []string, fields http.He
 	b.ReportAllocs()
 	for b.Loop() {
 		label[0] = reqLabels[next]
-		next = (next + 1) % len(reqLabels)
+		if next++; next == len(reqLabels) {
+			next = 0
+		}
 		h.ServeHTTP(w, r)
 	}
 }
