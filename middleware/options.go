@@ -21,7 +21,9 @@ const (
 	// Canonical maps every label to its canonical Content-Type
 	// (mapping.Canonical): URI labels are mapped, Content-Types are written
 	// canonically and wrapped forms collapse. It parses every label, so it
-	// costs a mapping call even when the label does not change.
+	// costs a mapping call even when the label does not change (once per
+	// distinct label: repeated ones come from the cache, see the package
+	// documentation).
 	Canonical
 	// Leave leaves labels alone.
 	Leave

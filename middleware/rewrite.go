@@ -102,11 +102,7 @@ func (rw *rewriter) rewriteLabel(w http.ResponseWriter, r *http.Request) (*http.
 	if out == v[0] {
 		return r, out
 	}
-	r2 := withLabels(r, Labels{Original: v[0], Mapped: out})
-	r2.Header = r.Header.Clone()
-	// Clone made this slice; the caller's one is untouched.
-	r2.Header["Content-Type"][0] = out
-	return r2, out
+	return withMappedLabel(r, v[0], out), out
 }
 
 // reject answers with the status e calls for (415 Unsupported Media

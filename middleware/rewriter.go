@@ -2,6 +2,7 @@ package middleware
 
 import (
 	"fmt"
+	"hash/maphash"
 	"net/http"
 	"strings"
 
@@ -19,6 +20,9 @@ type rewriter struct {
 	forms             bool
 	maxForm           int64
 	onError           func(*http.Request, error)
+	// caches holds, per Mode other than Leave, the mappings that mode
+	// made (cache.go).
+	caches [Leave]labelCache
 }
 
 // newRewriter checks and compiles o. A Mode, Policy or scheme name outside
@@ -58,13 +62,18 @@ func newRewriter(o Options) *rewriter {
 	if rw.maxLen == 0 {
 		rw.maxLen = DefaultMaxLabelLen
 	}
+	for i := range rw.caches {
+		rw.caches[i].seed = maphash.MakeSeed()
+	}
 	return rw
 }
 
 // mapLabel returns the label mode m makes of in. It returns in itself when
 // nothing changes; for ToContentType and ToURI a label already in the
 // target syntax is recognised by mapping.Detect alone, without parsing or
-// allocating. Every label it returns is a valid header field value.
+// allocating. Every label it returns is a valid header field value. A
+// label mapped before is found in the mode's cache, at the cost of a hash
+// and a comparison.
 func (rw *rewriter) mapLabel(in string, m Mode) (string, error) {
 	switch m {
 	case Leave:
@@ -81,6 +90,25 @@ func (rw *rewriter) mapLabel(in string, m Mode) (string, error) {
 	if rw.maxLen > 0 && len(in) > rw.maxLen {
 		return in, ErrLabelTooLong
 	}
+	if len(in) > maxCachedLabel {
+		return rw.mapFresh(in, m)
+	}
+	c := &rw.caches[m]
+	h := c.hash(in)
+	if out, ok := c.get(h, in); ok {
+		return out, nil
+	}
+	out, err := rw.mapFresh(in, m)
+	if err == nil {
+		c.put(h, in, out)
+	}
+	return out, err
+}
+
+// mapFresh is mapLabel without the cache, for a label in the syntax m
+// maps from and within the length limit. Only a result that passed every
+// check is returned without an error, so only such a result is cached.
+func (rw *rewriter) mapFresh(in string, m Mode) (string, error) {
 	var out string
 	var err error
 	switch m {
