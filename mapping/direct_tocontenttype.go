@@ -111,7 +111,7 @@ func levelDirect(out []byte, in string, f Option) (_ []byte, ok bool) {
 	}
 	for query != "" {
 		var item string
-		item, query, _ = strings.Cut(query, "&")
+		item, query = cutByte(query, '&')
 		switch {
 		case item == "":
 		case n == 1 && len(item) == len(mt) && item == mt:
@@ -143,7 +143,7 @@ func mimeTypeItem(query string) (item string, n int) {
 	const name = "mime-type="
 	for query != "" {
 		var it string
-		it, query, _ = strings.Cut(query, "&")
+		it, query = cutByte(query, '&')
 		if len(it) >= len(name) && asciiEqualFold(it[:len(name)], name) {
 			if n++; n == 1 {
 				item = it
@@ -275,7 +275,8 @@ func levelClasses(valid ByteSet) (t [256]uint8) {
 
 // appendLevel appends ENC_C of the URI text at s[i:] up to the first octet
 // that class stops at, and returns where it stopped; ok is false for a
-// '%' that does not start a triplet.
+// '%' that does not start a triplet. It writes octet by octet: the parts
+// of a URI label are short, and one pass beats copying runs.
 func appendLevel(out []byte, s string, i int, class *[256]uint8) (_ []byte, stop int, ok bool) {
 	for ; i < len(s); i++ {
 		switch c := s[i]; class[c] {
@@ -293,6 +294,15 @@ func appendLevel(out []byte, s string, i int, class *[256]uint8) (_ []byte, stop
 		}
 	}
 	return out, i, true
+}
+
+// cutByte is strings.Cut for a one-octet separator, without the general
+// substring search.
+func cutByte(s string, sep byte) (before, after string) {
+	if i := strings.IndexByte(s, sep); i >= 0 {
+		return s[:i], s[i+1:]
+	}
+	return s, ""
 }
 
 // decodedParamDirect appends `; name="value"` for one query item of

@@ -105,19 +105,19 @@ func uriDirect(out []byte, in string, f Option) (_ []byte, ok bool) {
 		return out, false
 	}
 	k1 := hasURIPrefix(in[t+1 : s])
-	base := ""
+	base, bodyAt, bodyEnd := "", -1, -1
 	if k1 {
 		base = in[t+5 : s]
 	} else {
-		// The first URI-body gives the base; the pass below refuses a
-		// second one (C3).
-		for i := s; base == ""; {
+		// The first URI-body gives the base; the pass below writes
+		// MIME-type in its place and refuses a second one (C3).
+		for i := s; bodyAt < 0; {
 			name, value, next, ok := nextParam(in, i)
 			if !ok || name == "" || f&NoControlled != 0 {
 				return out, false
 			}
 			if asciiEqualFold(name, foldURIBody) {
-				base = value
+				base, bodyAt, bodyEnd = value, i, next
 			}
 			i = next
 		}
@@ -127,8 +127,16 @@ func uriDirect(out []byte, in string, f Option) (_ []byte, ok bool) {
 		return out, false
 	}
 	d := delimiter(f)
-	frag, hasFrag, hasBody, sep := "", false, false, byte('?')
+	frag, hasFrag, sep := "", false, byte('?')
 	for i := s; ; {
+		if i == bodyAt {
+			out = append(append(append(out, sep), nameMIMEType+"="...), d...)
+			out = appendEscapeLower(out, in[:t], setEncU)
+			out = appendEscapeLower(append(out, '/'), in[t+1:s], setEncU)
+			out = append(out, d...)
+			i, sep = bodyEnd, '&'
+			continue
+		}
 		name, value, next, ok := nextParam(in, i)
 		if !ok {
 			return out, false
@@ -144,14 +152,6 @@ func uriDirect(out []byte, in string, f Option) (_ []byte, ok bool) {
 			}
 			frag, hasFrag = value, true
 			continue
-		case !k1 && asciiEqualFold(name, foldURIBody):
-			if hasBody {
-				return out, false
-			}
-			hasBody = true
-			out = append(append(append(out, sep), nameMIMEType+"="...), d...)
-			out = appendEscapeLower(out, in[:t], setEncU)
-			out = appendEscapeLower(append(out, '/'), in[t+1:s], setEncU)
 		case isSpecialName(name) || strings.IndexByte(name, '%') >= 0:
 			return out, false
 		default:
