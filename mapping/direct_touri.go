@@ -210,13 +210,21 @@ func nextParam(in string, i int) (name, value string, next int, ok bool) {
 // decoded to the general path.
 func appendDecodedRepair(out []byte, s string, keep, fail *byteTable) (_ []byte, ok bool) {
 	for i := 0; i < len(s); {
-		j := span(s, i, keep)
-		out = append(out, s[i:j]...)
-		if j == len(s) {
-			break
+		if keep[s[i]] {
+			// Short runs between triplets go octet by octet, long ones in
+			// one copy.
+			if i+8 <= len(s) && keep[s[i+1]] && keep[s[i+2]] && keep[s[i+3]] {
+				j := span(s, i+4, keep)
+				out = append(out, s[i:j]...)
+				i = j
+			} else {
+				out = append(out, s[i])
+				i++
+			}
+			continue
 		}
 		var c byte
-		switch c, i = decodeAt(s, j); {
+		switch c, i = decodeAt(s, i); {
 		case keep[c]:
 			out = append(out, c)
 		case fail[c]:
