@@ -3,11 +3,10 @@ package mapping
 import "strings"
 
 // toURIDirect is ToURI by a direct path: K3 for a native Content-Type,
-// K1 or K2 for one that wraps a URI. A URI-body as the first parameter, as
-// in the labels ToContentType writes for a MIME-type item (draft §3.3),
-// goes to uriDirect at once; one further on is found by nativeDirect.
+// K1 or K2 for one that wraps a URI. nativeDirect finds a URI-body (K2)
+// as it goes and hands over what it has read.
 func toURIDirect(out []byte, in string, f Option) ([]byte, bool) {
-	// Types and subtypes are short: plain loops beat IndexByte calls.
+	// A type is short: a plain loop beats an IndexByte call.
 	i := 0
 	for i < len(in) && in[i] != '/' {
 		i++
@@ -16,49 +15,50 @@ func toURIDirect(out []byte, in string, f Option) ([]byte, bool) {
 		return out, false
 	}
 	if hasURIPrefix(in[i+1:]) {
-		return uriDirect(out, in, f)
-	}
-	for i < len(in) && in[i] != ';' {
-		i++
-	}
-	if i < len(in) {
-		i = skipWSP(in, i+1)
-		if len(in)-i > len(foldURIBody) && in[i+len(foldURIBody)] == '=' && asciiEqualFold(in[i:i+len(foldURIBody)], foldURIBody) {
-			return uriDirect(out, in, f)
-		}
+		return uriDirect(out, in, f, uriBodyParam{})
 	}
 	start := len(out)
-	o, ok, uriBody := nativeDirect(out, in, delimiter(f))
-	if ok || !uriBody {
+	o, ok, body := nativeDirect(out, in, delimiter(f))
+	if ok || body.end == 0 {
 		return o, ok
 	}
-	return uriDirect(o[:start], in, f)
+	return uriDirect(o[:start], in, f, body)
+}
+
+// uriBodyParam is where nativeDirect met a URI-body parameter, which
+// calls for K2: uriDirect then starts from there.
+type uriBodyParam struct {
+	typeEnd, subEnd int    // in[:typeEnd] is the type, in[typeEnd+1:subEnd] the subtype
+	at, end         int    // nextParam(in, at) scans the parameter, which ends at end
+	value           string // its value, the base URI
 }
 
 // nativeDirect is K3 for a Content-Type without comments, white space only
 // around ';', a subtype outside the uri. tree, no URI-body or URI-fragment
 // parameter, and values that are tokens or quoted-strings of printable
 // ASCII without quoted-pairs: ContentType:type/subtype with each parameter
-// as a query item, every part through ENC_U, values between d. uriBody
-// reports a URI-body parameter, which calls for uriDirect.
-func nativeDirect(out []byte, in string, d string) (_ []byte, ok, uriBody bool) {
+// as a query item, every part through ENC_U, values between d. At a
+// URI-body parameter it stops and reports where it is in body.
+func nativeDirect(out []byte, in string, d string) (_ []byte, ok bool, body uriBodyParam) {
 	out = append(out, "ContentType:"...)
 	out, i, ok := appendRun(out, in, 0, clsRChar, &foldLower)
 	if !ok || i == len(in) || in[i] != '/' || hasURIPrefix(in[i+1:]) { // K1 is not direct
-		return out, false, false
+		return out, false, body
 	}
+	typeEnd := i
 	out = append(out, '/')
 	if out, i, ok = appendRun(out, in, i+1, clsRChar, &foldLower); !ok {
-		return out, false, false
+		return out, false, body
 	}
-	sep := byte('?')
+	subEnd := i
+	sep, prev := byte('?'), i // prev: where the last parameter ended
 	for {
 		i = skipWSP(in, i)
 		if i == len(in) {
-			return out, true, false
+			return out, true, body
 		}
 		if in[i] != ';' {
-			return out, false, false
+			return out, false, body
 		}
 		if i = skipWSP(in, i+1); i == len(in) || in[i] == ';' {
 			continue // an empty parameter
@@ -67,24 +67,28 @@ func nativeDirect(out []byte, in string, d string) (_ []byte, ok, uriBody bool) 
 		out = append(out, sep)
 		sep = '&'
 		if out, i, ok = appendRun(out, in, i, clsTChar, &foldNone); !ok || i == len(in) || in[i] != '=' {
-			return out, false, false
+			return out, false, body
 		}
 		if n := out[name:]; asciiEqualFold(n, foldURIBody) {
-			return out, false, true // K2
+			if _, v, end, ok := nextParam(in, prev); ok {
+				body = uriBodyParam{typeEnd: typeEnd, subEnd: subEnd, at: prev, end: end, value: v}
+			}
+			return out, false, body // K2
 		} else if asciiEqualFold(n, foldURIFragment) {
-			return out, false, false
+			return out, false, body
 		}
 		out = append(append(out, '='), d...)
 		if i++; i < len(in) && in[i] == '"' {
 			out, i, _ = appendRun(out, in, i+1, clsQText, &foldNone)
 			if i == len(in) || in[i] != '"' {
-				return out, false, false // a quoted-pair, a control character, UTF-8: the general path decides
+				return out, false, body // a quoted-pair, a control character, UTF-8: the general path decides
 			}
 			i++
 		} else if out, i, ok = appendRun(out, in, i, clsTChar, &foldNone); !ok {
-			return out, false, false
+			return out, false, body
 		}
 		out = append(out, d...)
+		prev = i
 	}
 }
 
@@ -95,31 +99,33 @@ func nativeDirect(out []byte, in string, d string) (_ []byte, ok, uriBody bool) 
 // special: the base URI, each parameter as a query item (in K2 the
 // URI-body's place holds MIME-type), its name and value decoded and
 // repaired, and URI-fragment as the fragment.
-func uriDirect(out []byte, in string, f Option) (_ []byte, ok bool) {
-	t := spanRun(in, 0, clsRChar)
-	if t == 0 || t == len(in) || in[t] != '/' {
+func uriDirect(out []byte, in string, f Option, body uriBodyParam) (_ []byte, ok bool) {
+	if f&NoControlled != 0 && body.end > 0 {
 		return out, false
 	}
-	s := spanRun(in, t+1, clsRChar)
-	if s == t+1 {
-		return out, false
-	}
-	k1 := hasURIPrefix(in[t+1 : s])
-	base, bodyAt, bodyEnd := "", -1, -1
-	if k1 {
-		base = in[t+5 : s]
-	} else {
-		// The first URI-body gives the base; the pass below writes
-		// MIME-type in its place and refuses a second one (C3).
-		for i := s; bodyAt < 0; {
-			name, value, next, ok := nextParam(in, i)
-			if !ok || name == "" || f&NoControlled != 0 {
-				return out, false
+	t, s, base, k1 := body.typeEnd, body.subEnd, body.value, false
+	if body.end == 0 { // not from nativeDirect
+		if t = spanRun(in, 0, clsRChar); t == 0 || t == len(in) || in[t] != '/' {
+			return out, false
+		}
+		if s = spanRun(in, t+1, clsRChar); s == t+1 {
+			return out, false
+		}
+		if k1 = hasURIPrefix(in[t+1 : s]); k1 {
+			base = in[t+5 : s]
+		} else {
+			// The first URI-body gives the base; the pass below writes
+			// MIME-type in its place and refuses a second one (C3).
+			for i := s; body.end == 0; {
+				name, value, next, ok := nextParam(in, i)
+				if !ok || name == "" || f&NoControlled != 0 {
+					return out, false
+				}
+				if asciiEqualFold(name, foldURIBody) {
+					base, body.at, body.end = value, i, next
+				}
+				i = next
 			}
-			if asciiEqualFold(name, foldURIBody) {
-				base, bodyAt, bodyEnd = value, i, next
-			}
-			i = next
 		}
 	}
 	out, collapse, ok := baseDirect(out, base)
@@ -129,12 +135,12 @@ func uriDirect(out []byte, in string, f Option) (_ []byte, ok bool) {
 	d := delimiter(f)
 	frag, hasFrag, sep := "", false, byte('?')
 	for i := s; ; {
-		if i == bodyAt {
+		if i == body.at && !k1 {
 			out = append(append(append(out, sep), nameMIMEType+"="...), d...)
 			out = appendEscapeLower(out, in[:t], setEncU)
 			out = appendEscapeLower(append(out, '/'), in[t+1:s], setEncU)
 			out = append(out, d...)
-			i, sep = bodyEnd, '&'
+			i, sep = body.end, '&'
 			continue
 		}
 		name, value, next, ok := nextParam(in, i)
