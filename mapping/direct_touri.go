@@ -70,7 +70,7 @@ func nativeDirect(out []byte, in string, d string) (_ []byte, ok bool, body uriB
 			return out, false, body
 		}
 		if n := out[name:]; asciiEqualFold(n, foldURIBody) {
-			if _, v, end, ok := nextParam(in, prev); ok {
+			if v, end, ok := paramValue(in, i+1); ok {
 				body = uriBodyParam{typeEnd: typeEnd, subEnd: subEnd, at: prev, end: end, value: v}
 			}
 			return out, false, body // K2
@@ -197,16 +197,23 @@ func nextParam(in string, i int) (name, value string, next int, ok bool) {
 	if n == i || n == len(in) || in[n] != '=' {
 		return "", "", i, false
 	}
-	name, i = in[i:n], n+1
+	value, next, ok = paramValue(in, n+1)
+	return in[i:n], value, next, ok
+}
+
+// paramValue scans the parameter value at in[i:] in nativeDirect's
+// grammar, a token or a quoted-string without quoted-pairs: it returns
+// the value without quotes and where it ends.
+func paramValue(in string, i int) (value string, end int, ok bool) {
 	if i < len(in) && in[i] == '"' {
 		e := spanRun(in, i+1, clsQText)
 		if e == len(in) || in[e] != '"' {
-			return "", "", i, false
+			return "", i, false
 		}
-		return name, in[i+1 : e], e + 1, true
+		return in[i+1 : e], e + 1, true
 	}
 	e := spanRun(in, i, clsTChar)
-	return name, in[i:e], e, e > i
+	return in[i:e], e, e > i
 }
 
 // appendDecodedRepair appends REPAIR(dec(s)) for the set keep, in one
