@@ -31,8 +31,13 @@ func badAuthority[T bytesOrString](body T) (int, string) {
 	if len(body) < 2 || body[0] != '/' || body[1] != '/' {
 		return -1, ""
 	}
-	// Most authorities are a plain host name.
-	if end := span(body, 2, tabRegName); end == len(body) || body[end] == '/' || body[end] == '?' {
+	// Most authorities are a plain host name, or userinfo "@" host.
+	hostEnd := func(i int) bool { return i == len(body) || body[i] == '/' || body[i] == '?' }
+	end := span(body, 2, tabRegName)
+	if hostEnd(end) {
+		return -1, ""
+	}
+	if u := span(body, end, tabUserinfo); u < len(body) && body[u] == '@' && hostEnd(span(body, u+1, tabRegName)) {
 		return -1, ""
 	}
 	end, at := 2, -1
