@@ -3,33 +3,23 @@ package mapping
 import "strings"
 
 // toURIDirect is ToURI by a direct path: K3 for a native Content-Type,
-// K1 or K2 for one that wraps a URI. nativeDirect finds a URI-body (K2)
-// as it goes and hands over what it has read.
+// K1 or K2 for one that wraps a URI. nativeDirect finds a uri. subtype
+// (K1) or a URI-body (K2) as it goes and hands over what it has read.
 func toURIDirect(out []byte, in string, f Option) ([]byte, bool) {
-	// A type is short: a plain loop beats an IndexByte call.
-	i := 0
-	for i < len(in) && in[i] != '/' {
-		i++
-	}
-	if i == len(in) {
-		return out, false
-	}
-	if hasURIPrefix(in[i+1:]) {
-		return uriDirect(out, in, f, uriBodyParam{})
-	}
 	start := len(out)
 	o, ok, body := nativeDirect(out, in, delimiter(f))
-	if ok || body.end == 0 {
+	if ok || body.subEnd == 0 {
 		return o, ok
 	}
 	return uriDirect(o[:start], in, f, body)
 }
 
-// uriBodyParam is where nativeDirect met a URI-body parameter, which
-// calls for K2: uriDirect then starts from there.
+// uriBodyParam is what nativeDirect read of a label that wraps a URI,
+// for uriDirect: the type and subtype, and for K2 where the URI-body
+// parameter is. The zero value means nothing was read.
 type uriBodyParam struct {
 	typeEnd, subEnd int    // in[:typeEnd] is the type, in[typeEnd+1:subEnd] the subtype
-	at, end         int    // nextParam(in, at) scans the parameter, which ends at end
+	at, end         int    // nextParam(in, at) scans the URI-body parameter, which ends at end; 0 in K1
 	value           string // its value, the base URI
 }
 
@@ -42,10 +32,16 @@ type uriBodyParam struct {
 func nativeDirect(out []byte, in string, d string) (_ []byte, ok bool, body uriBodyParam) {
 	out = append(out, "ContentType:"...)
 	out, i, ok := appendRun(out, in, 0, clsRChar, &foldLower)
-	if !ok || i == len(in) || in[i] != '/' || hasURIPrefix(in[i+1:]) { // K1 is not direct
+	if !ok || i == len(in) || in[i] != '/' {
 		return out, false, body
 	}
 	typeEnd := i
+	if hasURIPrefix(in[i+1:]) { // K1
+		if s := spanRun(in, i+1, clsRChar); s > i+1 {
+			body = uriBodyParam{typeEnd: typeEnd, subEnd: s}
+		}
+		return out, false, body
+	}
 	out = append(out, '/')
 	if out, i, ok = appendRun(out, in, i+1, clsRChar, &foldLower); !ok {
 		return out, false, body
@@ -100,33 +96,14 @@ func nativeDirect(out []byte, in string, d string) (_ []byte, ok bool, body uriB
 // URI-body's place holds MIME-type), its name and value decoded and
 // repaired, and URI-fragment as the fragment.
 func uriDirect(out []byte, in string, f Option, body uriBodyParam) (_ []byte, ok bool) {
-	if f&NoControlled != 0 && body.end > 0 {
+	t, s := body.typeEnd, body.subEnd
+	k1 := hasURIPrefix(in[t+1 : s])
+	base := body.value
+	switch {
+	case k1:
+		base = in[t+5 : s]
+	case f&NoControlled != 0:
 		return out, false
-	}
-	t, s, base, k1 := body.typeEnd, body.subEnd, body.value, false
-	if body.end == 0 { // not from nativeDirect
-		if t = spanRun(in, 0, clsRChar); t == 0 || t == len(in) || in[t] != '/' {
-			return out, false
-		}
-		if s = spanRun(in, t+1, clsRChar); s == t+1 {
-			return out, false
-		}
-		if k1 = hasURIPrefix(in[t+1 : s]); k1 {
-			base = in[t+5 : s]
-		} else {
-			// The first URI-body gives the base; the pass below writes
-			// MIME-type in its place and refuses a second one (C3).
-			for i := s; body.end == 0; {
-				name, value, next, ok := nextParam(in, i)
-				if !ok || name == "" || f&NoControlled != 0 {
-					return out, false
-				}
-				if asciiEqualFold(name, foldURIBody) {
-					base, body.at, body.end = value, i, next
-				}
-				i = next
-			}
-		}
 	}
 	out, collapse, ok := baseDirect(out, base)
 	if !ok || collapse {
