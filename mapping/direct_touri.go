@@ -14,10 +14,10 @@ func toURIDirect(out []byte, in string, f Option) ([]byte, bool) {
 	return uriDirect(o[:start], in, f, body)
 }
 
-// uriBodyParam is what nativeDirect read of a label that wraps a URI,
+// wrappedLabel is what nativeDirect read of a label that wraps a URI,
 // for uriDirect: the type and subtype, and for K2 where the URI-body
 // parameter is. The zero value means nothing was read.
-type uriBodyParam struct {
+type wrappedLabel struct {
 	typeEnd, subEnd int    // in[:typeEnd] is the type, in[typeEnd+1:subEnd] the subtype
 	at, end         int    // nextParam(in, at) scans the URI-body parameter, which ends at end; 0 in K1
 	value           string // its value, the base URI
@@ -29,7 +29,7 @@ type uriBodyParam struct {
 // ASCII without quoted-pairs: ContentType:type/subtype with each parameter
 // as a query item, every part through ENC_U, values between d. At a
 // URI-body parameter it stops and reports where it is in body.
-func nativeDirect(out []byte, in string, d string) (_ []byte, ok bool, body uriBodyParam) {
+func nativeDirect(out []byte, in string, d string) (_ []byte, ok bool, body wrappedLabel) {
 	out = append(out, "ContentType:"...)
 	out, i, ok := appendRun(out, in, 0, clsRChar, &foldLower)
 	if !ok || i == len(in) || in[i] != '/' {
@@ -38,7 +38,7 @@ func nativeDirect(out []byte, in string, d string) (_ []byte, ok bool, body uriB
 	typeEnd := i
 	if hasURIPrefix(in[i+1:]) { // K1
 		if s := spanRun(in, i+1, clsRChar); s > i+1 {
-			body = uriBodyParam{typeEnd: typeEnd, subEnd: s}
+			body = wrappedLabel{typeEnd: typeEnd, subEnd: s}
 		}
 		return out, false, body
 	}
@@ -67,7 +67,7 @@ func nativeDirect(out []byte, in string, d string) (_ []byte, ok bool, body uriB
 		}
 		if n := out[name:]; asciiEqualFold(n, foldURIBody) {
 			if v, end, ok := paramValue(in, i+1); ok {
-				body = uriBodyParam{typeEnd: typeEnd, subEnd: subEnd, at: prev, end: end, value: v}
+				body = wrappedLabel{typeEnd: typeEnd, subEnd: subEnd, at: prev, end: end, value: v}
 			}
 			return out, false, body // K2
 		} else if asciiEqualFold(n, foldURIFragment) {
@@ -95,7 +95,7 @@ func nativeDirect(out []byte, in string, d string) (_ []byte, ok bool, body uriB
 // special: the base URI, each parameter as a query item (in K2 the
 // URI-body's place holds MIME-type), its name and value decoded and
 // repaired, and URI-fragment as the fragment.
-func uriDirect(out []byte, in string, f Option, body uriBodyParam) (_ []byte, ok bool) {
+func uriDirect(out []byte, in string, f Option, body wrappedLabel) (_ []byte, ok bool) {
 	t, s := body.typeEnd, body.subEnd
 	k1 := hasURIPrefix(in[t+1 : s])
 	base := body.value
