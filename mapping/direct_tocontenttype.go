@@ -203,21 +203,6 @@ func appendMIMEType(out []byte, item string) (_ []byte, ok bool) {
 	return out, true
 }
 
-// itemValue removes a value's delimiters as U8 does: '"' at both ends,
-// or %22 at both ends; ok is false for an unbalanced '"'.
-func itemValue(v string) (_ string, ok bool) {
-	switch {
-	case len(v) > 0 && v[0] == '"':
-		if len(v) < 2 || v[len(v)-1] != '"' {
-			return v, false
-		}
-		return v[1 : len(v)-1], true
-	case len(v) >= 6 && strings.HasPrefix(v, "%22") && strings.HasSuffix(v, "%22"):
-		return v[3 : len(v)-3], true
-	}
-	return v, true
-}
-
 // levelParamDirect appends `; name="value"` for one query item of
 // levelDirect.
 func levelParamDirect(out []byte, item string) (_ []byte, ok bool) {

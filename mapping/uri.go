@@ -428,21 +428,32 @@ func (sc *uriScan) item(it *uriItem) *Error {
 		return sc.invalid(it.nameLo+j, "a query name")
 	}
 	v := s[it.valLo:it.valHi]
-	switch {
-	case len(v) > 0 && v[0] == '"':
-		if len(v) < 2 || v[len(v)-1] != '"' {
-			return sc.errAt(KindInvalidURI, it.valLo, "unbalanced '\"' around the value at offset %d")
-		}
-		it.valLo++
-		it.valHi--
-	case len(v) >= 6 && strings.HasPrefix(v, "%22") && strings.HasSuffix(v, "%22"):
-		it.valLo += 3
-		it.valHi -= 3
+	inner, ok := itemValue(v)
+	if !ok {
+		return sc.errAt(KindInvalidURI, it.valLo, "unbalanced '\"' around the value at offset %d")
 	}
+	// The delimiters, if any, are as wide at both ends.
+	it.valLo += (len(v) - len(inner)) / 2
+	it.valHi = it.valLo + len(inner)
 	if j := invalidIn(s[it.valLo:it.valHi], setQueryValue); j >= 0 {
 		return sc.invalid(it.valLo+j, "a query value")
 	}
 	return nil
+}
+
+// itemValue removes a value's delimiters as U8 does: '"' at both ends,
+// or %22 at both ends; ok is false for an unbalanced '"'.
+func itemValue(v string) (_ string, ok bool) {
+	switch {
+	case len(v) > 0 && v[0] == '"':
+		if len(v) < 2 || v[len(v)-1] != '"' {
+			return v, false
+		}
+		return v[1 : len(v)-1], true
+	case len(v) >= 6 && strings.HasPrefix(v, "%22") && strings.HasSuffix(v, "%22"):
+		return v[3 : len(v)-3], true
+	}
+	return v, true
 }
 
 // isOpaque is R0.15: some non-empty '&'-separated item has no '=' or
