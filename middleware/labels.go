@@ -50,25 +50,37 @@ func (c *labelsContext) Value(key any) any {
 
 func (c *labelsContext) String() string { return "middleware.labelsContext" }
 
+// requestCopy is a copy of a request together with the context it
+// carries and room for the values of a small cloned header, so that the
+// copy costs one allocation where r.WithContext and a context cost two
+// (withLabels) and the header's values a third (withMappedLabel).
+type requestCopy struct {
+	req    http.Request
+	ctx    labelsContext
+	values [inlineHeaderValues]string
+}
+
+// inlineHeaderValues is how many header field values a requestCopy holds,
+// for 128 bytes. API clients send a handful of fields; a header of more
+// than eight fields no longer fits in one group of a Go map, whose copy
+// then costs more allocations anyway.
+const inlineHeaderValues = 8
+
+// newRequestCopy returns a requestCopy whose req is a shallow copy of r
+// with ctx, carrying l, as its context. r itself is not modified.
+func newRequestCopy(r *http.Request, l Labels) *requestCopy {
+	c := &requestCopy{ctx: labelsContext{Context: r.Context(), labels: l}}
+	// WithContext is the only way to set a Request's context; it is
+	// inlined, and the Request it returns does not escape here, so it
+	// lives on the stack and only c is allocated.
+	c.req = *r.WithContext(&c.ctx)
+	return c
+}
+
 // withLabels returns a shallow copy of r whose context carries l. r
 // itself is not modified.
 func withLabels(r *http.Request, l Labels) *http.Request {
-	return r.WithContext(&labelsContext{Context: r.Context(), labels: l})
-}
-
-// inlineHeaderValues is how many header field values the copy of a
-// request keeps in the allocation of its labelsContext (see
-// withMappedLabel), for 128 bytes. API clients send a handful of fields;
-// a header of more than eight fields no longer fits in one group of a Go
-// map, whose copy then costs more allocations anyway.
-const inlineHeaderValues = 8
-
-// labelsContextWithValues is a labelsContext with room for the values of
-// a small cloned header, so that the copy of a request costs one
-// allocation fewer.
-type labelsContextWithValues struct {
-	labelsContext
-	values [inlineHeaderValues]string
+	return &newRequestCopy(r, l).req
 }
 
 // withMappedLabel returns a shallow copy of r whose header is a clone of
@@ -76,22 +88,42 @@ type labelsContextWithValues struct {
 // original and mapped labels. r, its header and its header's slices are
 // not modified. The header is cloned exactly as http.Header.Clone does it
 // (cloneHeader); for a header of at most inlineHeaderValues values, the
-// values' backing array lives in the same allocation as the context.
+// values live in the requestCopy.
 func withMappedLabel(r *http.Request, original, mapped string) *http.Request {
-	l := Labels{Original: original, Mapped: mapped}
-	var ctx *labelsContext
-	var values []string
-	if n := countValues(r.Header); n <= inlineHeaderValues {
-		c := &labelsContextWithValues{labelsContext: labelsContext{Context: r.Context(), labels: l}}
-		ctx, values = &c.labelsContext, c.values[:n]
-	} else {
-		ctx, values = &labelsContext{Context: r.Context(), labels: l}, make([]string, n)
+	c := newRequestCopy(r, Labels{Original: original, Mapped: mapped})
+	c.req.Header = cloneHeader(r.Header, c.values[:])
+	// The clone's slice is ours; the caller's is untouched.
+	c.req.Header["Content-Type"][0] = mapped
+	return &c.req
+}
+
+// cloneHeader is http.Header.Clone, with the values copied into spare
+// while they fit, in one pass over h for a small header. As with Clone,
+// each slice of the copy has its capacity equal to its length, so that an
+// append to it reallocates instead of writing into the next field's
+// values, a nil slice stays nil (ReverseProxy tells it from an empty one),
+// and no slice is shared with h. When the values outgrow spare, the rest
+// go into one array, as Clone's all do.
+func cloneHeader(h http.Header, spare []string) http.Header {
+	h2 := make(http.Header, len(h))
+	copied := 0
+	for k, vv := range h {
+		if vv == nil {
+			h2[k] = nil
+			continue
+		}
+		if len(vv) > len(spare) {
+			// Rare (more than inlineHeaderValues values): count what is
+			// left, which the rest of this iteration visits, whatever
+			// its order.
+			spare = make([]string, countValues(h)-copied)
+		}
+		n := copy(spare, vv)
+		h2[k] = spare[:n:n]
+		spare = spare[n:]
+		copied += n
 	}
-	r2 := r.WithContext(ctx)
-	r2.Header = cloneHeader(r.Header, values)
-	// The clone's slice is ours, in values; the caller's is untouched.
-	r2.Header["Content-Type"][0] = mapped
-	return r2
+	return h2
 }
 
 func countValues(h http.Header) int {
@@ -100,24 +132,4 @@ func countValues(h http.Header) int {
 		n += len(vv)
 	}
 	return n
-}
-
-// cloneHeader is http.Header.Clone with the backing array for the
-// values supplied: values must have exactly countValues(h) elements. As
-// with Clone, each slice of the copy has its capacity equal to its length,
-// so that an append to it reallocates instead of writing into the next
-// field's values, a nil slice stays nil (ReverseProxy tells it from an
-// empty one), and no slice is shared with h.
-func cloneHeader(h http.Header, values []string) http.Header {
-	h2 := make(http.Header, len(h))
-	for k, vv := range h {
-		if vv == nil {
-			h2[k] = nil
-			continue
-		}
-		n := copy(values, vv)
-		h2[k] = values[:n:n]
-		values = values[n:]
-	}
-	return h2
 }
