@@ -12,6 +12,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -73,7 +74,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		for _, v := range fs.Args() {
 			w.write(m.apply(v), "")
 		}
-	} else if err := eachLine(stdin, func(n int, line string, tooLong bool) {
+	} else if err := eachLine(stdin, out.Flush, func(n int, line string, tooLong bool) {
 		where := fmt.Sprintf("line %d: ", n)
 		if tooLong {
 			w.write(m.tooLong(line), where)
@@ -95,12 +96,25 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // eachLine calls fn for each line of r, without the line ending (LF, and a
-// CR before it). Memory is bounded by the longest line, and a line longer
-// than maxLineSize is skipped unread (fn gets its first bytes and tooLong).
-func eachLine(r io.Reader, fn func(n int, line string, tooLong bool)) error {
+// CR before it; a CR that ends the input without an LF goes too). Memory
+// is bounded by the longest line, and a line whose value (without its
+// ending) is longer than maxLineSize is skipped unread: fn gets its first
+// bytes and tooLong.
+//
+// Before each read that may wait for input (no whole line is buffered),
+// eachLine calls flush: a program that feeds cturi a line at a time gets
+// each answer at once, and a large input is still answered in large
+// blocks. A flush error is left to the caller's last flush to report.
+func eachLine(r io.Reader, flush func() error, fn func(n int, line string, tooLong bool)) error {
+	// The buffer may hold a value of maxLineSize octets and its CR LF.
+	const maxBuffered = maxLineSize + 2
 	br := bufio.NewReaderSize(r, 64<<10)
 	var long []byte
 	for n := 1; ; n++ {
+		// The scan stops at the next line's end, so it adds one pass.
+		if b, _ := br.Peek(br.Buffered()); bytes.IndexByte(b, '\n') < 0 {
+			_ = flush()
+		}
 		chunk, err := br.ReadSlice('\n')
 		tooLong := false
 		line := chunk
@@ -108,7 +122,7 @@ func eachLine(r io.Reader, fn func(n int, line string, tooLong bool)) error {
 			long = append(long[:0], chunk...)
 			for err == bufio.ErrBufferFull {
 				chunk, err = br.ReadSlice('\n')
-				if len(long)+len(chunk) > maxLineSize {
+				if len(long)+len(chunk) > maxBuffered {
 					tooLong = true
 				} else {
 					long = append(long, chunk...)
@@ -124,9 +138,12 @@ func eachLine(r io.Reader, fn func(n int, line string, tooLong bool)) error {
 		}
 		if len(line) > 0 && line[len(line)-1] == '\n' {
 			line = line[:len(line)-1]
-			if len(line) > 0 && line[len(line)-1] == '\r' {
-				line = line[:len(line)-1]
-			}
+		}
+		if len(line) > 0 && line[len(line)-1] == '\r' {
+			line = line[:len(line)-1]
+		}
+		if len(line) > maxLineSize {
+			tooLong = true
 		}
 		fn(n, string(line), tooLong)
 		if err == io.EOF {
@@ -149,7 +166,12 @@ error kind (syntax, ctl, bad-utf8, relative-uri, invalid-uri, reserved,
 reserved-param, duplicate-special, bad-mime-type, bad-param-name,
 bad-uri-body, nested). A message for each failure goes to standard error.
 Values are field values: no "Content-Type:" prefix, no angle brackets.
-A line longer than 16 MiB is not mapped (syntax, or invalid-uri with -to ct).
+A value longer than 16 MiB is not mapped (syntax, or invalid-uri with -to ct).
+Output is buffered, but each answer is written before cturi waits for more
+input, so a program can feed it one line at a time.
+
+A first argument that names a subcommand (listed below) runs it; put --
+before a VALUE that could be one: cturi -- mail.
 
 Exit status: 0 if every value mapped, 1 if any failed, 2 for a usage error.
 

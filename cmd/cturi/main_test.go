@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -36,6 +37,10 @@ func TestCLI(t *testing.T) {
 		{"stdin, CRLF and LF", nil, "image/JPEG\r\nContentType:image/jpeg\n",
 			"ContentType:image/jpeg\nimage/jpeg\n", "", exitOK},
 		{"stdin without a final newline", nil, "image/JPEG", "ContentType:image/jpeg\n", "", exitOK},
+		{"a final CR without LF is a line ending too", nil, "image/JPEG\r", "ContentType:image/jpeg\n", "", exitOK},
+		{"a lone CR is an empty value", nil, "\r", "ERROR:syntax\n", `line 1: ""`, exitFailed},
+		{"a CR inside a value stays", nil, "image/JPEG\rx\n", "ERROR:ctl\n", "0x0D", exitFailed},
+		{"a value that names a subcommand, after --", []string{"--", "mail"}, "", "ERROR:syntax\n", `"mail"`, exitFailed},
 		{"empty stdin", nil, "", "", "", exitOK},
 		{"an empty line is a value", nil, "\n", "ERROR:syntax\n", `line 1: ""`, exitFailed},
 		{"failure in the middle", nil, "image/JPEG\ntext\nhttp://x/a b\nimage/png\n",
@@ -112,6 +117,85 @@ func TestLongLine(t *testing.T) {
 	assert.Equal(t, "ERROR:syntax\nContentType:image/png\n", out, "the line after a long one is still mapped")
 	assert.Contains(t, errs, "line 1:")
 	assert.Contains(t, errs, "longer than")
+}
+
+// TestLineSizeLimit: the limit applies to the value, not to its line
+// ending: a value of exactly maxLineSize octets maps whatever ends its
+// line, and one octet more is refused.
+func TestLineSizeLimit(t *testing.T) {
+	uri := func(n int) string { return "http://x.test/" + strings.Repeat("a", n-len("http://x.test/")) }
+	for _, tt := range []struct {
+		name, stdin string
+		mapped      bool
+	}{
+		{"at the limit, LF", uri(maxLineSize) + "\n", true},
+		{"at the limit, CRLF", uri(maxLineSize) + "\r\n", true},
+		{"at the limit, no line ending", uri(maxLineSize), true},
+		{"one octet over, LF", uri(maxLineSize+1) + "\n", false},
+		{"one octet over, CRLF", uri(maxLineSize+1) + "\r\n", false},
+		{"one octet over, no line ending", uri(maxLineSize + 1), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			stdin := tt.stdin
+			if strings.HasSuffix(stdin, "\n") {
+				stdin += "image/png\n"
+			}
+			out, errs, code := runCLI(t, stdin)
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			if strings.HasSuffix(tt.stdin, "\n") {
+				require.Len(t, lines, 2)
+				assert.Equal(t, "ContentType:image/png", lines[1], "the line after it is mapped")
+			} else {
+				require.Len(t, lines, 1)
+			}
+			if tt.mapped {
+				assert.True(t, strings.HasPrefix(lines[0], "application/uri.http%3A%2F%2Fx.test%2Faaa"), "first result %.60q", lines[0])
+				assert.Equal(t, exitOK, code, "stderr: %.200s", errs)
+			} else {
+				assert.Equal(t, "ERROR:invalid-uri", lines[0])
+				assert.Equal(t, exitFailed, code)
+				assert.Contains(t, errs, "longer than")
+			}
+		})
+	}
+}
+
+// TestAnswersEachLineAtOnce feeds the command one line at a time through a
+// pipe, as a coprocess would, and waits for each answer before sending the
+// next line: buffered output must not hold an answer back until EOF.
+func TestAnswersEachLineAtOnce(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		code := run(nil, inR, outW, io.Discard)
+		outW.Close()
+		done <- code
+	}()
+	answers := bufio.NewReader(outR)
+	for _, c := range []struct{ in, want string }{
+		{"image/JPEG\n", "ContentType:image/jpeg\n"},
+		{"http://example.com/tag42\r\n", "application/uri.http%3A%2F%2Fexample.com%2Ftag42\n"},
+		{"text\n", "ERROR:syntax\n"},
+	} {
+		_, err := io.WriteString(inW, c.in)
+		require.NoError(t, err)
+		got := make(chan string, 1)
+		go func() {
+			line, _ := answers.ReadString('\n')
+			got <- line
+		}()
+		select {
+		case line := <-got:
+			assert.Equal(t, c.want, line)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no answer to %q while the input stays open", c.in)
+		}
+	}
+	require.NoError(t, inW.Close())
+	_, err := io.ReadAll(answers)
+	require.NoError(t, err)
+	assert.Equal(t, exitFailed, <-done)
 }
 
 // lineSource generates n lines of input without holding them in memory.
