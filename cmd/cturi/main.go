@@ -185,7 +185,8 @@ maps to a Content-Type; anything else is a Content-Type and maps to a URI.
 
 With -json, each line is instead an object with the fields input,
 direction (to-uri or to-ct), output, kind (empty on success) and error
-(the message, empty on success).
+(the message, empty on success). For a value over 16 MiB, input holds its
+first 64 bytes followed by "...".
 
 Examples (draft §2.2 and §3.1):
 
