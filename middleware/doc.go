@@ -27,9 +27,10 @@
 // *http.Request is never modified: when the label changes, the handler
 // gets a shallow copy (Request.WithContext) with a clone of the Header
 // made as Header.Clone makes it, and RequestLabels reports the original
-// and mapped label from the request context. A label that cannot be mapped is answered
-// with 415 Unsupported Media Type and a plain-text body naming the SPEC
-// error kind, or passed through unchanged (Options.Unmappable). With
+// and mapped label from the request context. A label that cannot be
+// mapped is answered with 415 Unsupported Media Type and a plain-text body
+// naming the SPEC error kind, or passed through unchanged
+// (Options.Unmappable). With
 // Options.DecodeForms, a body labelled application/www-form-urlencoded
 // (draft-hoehrmann-urlencoded, decoded by package mapping/urlencoded) is
 // decoded into r.PostForm, as net/http does for the legacy
@@ -47,7 +48,10 @@
 // http.Hijacker, io.ReaderFrom and http.Pusher, plus Unwrap for
 // http.ResponseController. A nil Content-Type slice, which tells net/http
 // not to sniff, is never replaced; a slice the middleware did not create
-// is never written into (it installs a new one).
+// is never written into (it installs a new one). The writer is recycled
+// once the handler returns, as net/http forbids using it after that;
+// Options.FreshWriters gives each request its own, for handlers that may
+// not keep that rule.
 //
 // # Security (draft §6)
 //

@@ -2,6 +2,7 @@ package middleware
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -20,13 +21,18 @@ type responseWriter struct {
 }
 
 // writerPool recycles responseWriters, so that a request with nothing to
-// rewrite costs no allocation. A writer goes back to the pool only after
-// the handler has returned normally, when net/http forbids using it
-// (http.Handler: "A ResponseWriter may not be used after the Handler.ServeHTTP
-// method has returned").
+// rewrite costs no allocation, as net/http's HTTP/1 server recycles the
+// buffered writer behind each response. A writer goes back to the pool
+// only after the handler has returned normally, when net/http forbids
+// using it (http.Handler: "A ResponseWriter may not be used after the
+// Handler.ServeHTTP method has returned"); Options.FreshWriters turns
+// recycling off for handlers that may not keep that rule.
 var writerPool = sync.Pool{New: func() any { return new(responseWriter) }}
 
 func getResponseWriter(w http.ResponseWriter, r *http.Request, rw *rewriter) *responseWriter {
+	if rw.freshWriters {
+		return &responseWriter{w: w, rw: rw, r: r}
+	}
 	x := writerPool.Get().(*responseWriter)
 	*x = responseWriter{w: w, rw: rw, r: r}
 	return x
@@ -34,10 +40,14 @@ func getResponseWriter(w http.ResponseWriter, r *http.Request, rw *rewriter) *re
 
 // finish rewrites the label if the handler returned without sending the
 // header (HEAD, a header-only answer), so net/http sends the mapped one,
-// and recycles x.
+// and recycles x unless writers are fresh: a fresh one stays as it is, so
+// that a late call through it still reaches its own request's writer.
 func (x *responseWriter) finish() {
 	if !x.done {
 		x.rewrite()
+	}
+	if x.rw.freshWriters {
+		return
 	}
 	*x = responseWriter{}
 	writerPool.Put(x)
@@ -91,12 +101,19 @@ func (x *responseWriter) WriteString(s string) (int, error) {
 // ResponseController, returning http.ErrNotSupported if it cannot flush.
 // Every view has it, so that a flush through a ResponseController always
 // passes here, even when the underlying writer can flush only by way of
-// its own Unwrap chain.
+// its own Unwrap chain. A flush that is not supported sends nothing, so
+// the label is rewritten again when the header does go out: a handler
+// that probes for flushing and then sets its label still has it mapped.
 func (x *responseWriter) FlushError() error {
-	if !x.done {
+	first := !x.done
+	if first {
 		x.rewrite()
 	}
-	return http.NewResponseController(x.w).Flush()
+	err := http.NewResponseController(x.w).Flush()
+	if first && errors.Is(err, http.ErrNotSupported) {
+		x.done = false
+	}
+	return err
 }
 
 // Unwrap returns the underlying writer, for http.ResponseController.

@@ -28,8 +28,7 @@ type handler struct {
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.rw.response == Leave {
 		if r2 := h.rw.rewriteRequest(w, r); r2 != nil {
-			h.next.ServeHTTP(w, r2)
-			cleanup(r, r2)
+			serveNext(h.next, w, r, r2)
 		}
 		return
 	}
@@ -39,8 +38,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// that speaks URI labels gets its 415 labelled as it expects.
 	if r2 := h.rw.rewriteRequest(vw, r); r2 != nil {
 		x.r = r2
-		h.next.ServeHTTP(vw, r2)
-		cleanup(r, r2)
+		serveNext(h.next, vw, r, r2)
 	}
 	// Not deferred: after a panic the writer is neither rewritten nor
 	// recycled, since something may still be unwinding with it.
@@ -115,9 +113,19 @@ func reject(w http.ResponseWriter, e *Error) {
 	http.Error(w, strconv.Itoa(code)+" "+http.StatusText(code)+": "+e.what()+" ("+e.Kind()+")\n"+e.Err.Error(), code)
 }
 
+// serveNext calls next with r2, the request r became. When r2 is a copy, the
+// temporary files of a multipart form the handler parsed into it are
+// removed afterwards, even if the handler panics: net/http removes those
+// of the request it made only.
+func serveNext(next http.Handler, w http.ResponseWriter, r, r2 *http.Request) {
+	if r2 != r {
+		defer cleanup(r, r2)
+	}
+	next.ServeHTTP(w, r2)
+}
+
 // cleanup removes the temporary files of a multipart form the handler
-// parsed into the copy: net/http removes those of the request it made
-// only.
+// parsed into r2, a copy of r.
 func cleanup(r, r2 *http.Request) {
 	if r2 != r && r2.MultipartForm != nil && r2.MultipartForm != r.MultipartForm {
 		_ = r2.MultipartForm.RemoveAll()

@@ -20,6 +20,7 @@ type rewriter struct {
 	forms             bool
 	maxForm           int64
 	onError           func(*http.Request, error)
+	freshWriters      bool
 	// caches holds, per Mode other than Leave, the mappings that mode
 	// made (cache.go).
 	caches [Leave]labelCache
@@ -52,6 +53,8 @@ func newRewriter(o Options) *rewriter {
 		forms:    o.DecodeForms,
 		maxForm:  o.MaxFormBytes,
 		onError:  o.OnError,
+
+		freshWriters: o.FreshWriters,
 	}
 	if rw.maxForm <= 0 {
 		rw.maxForm = DefaultMaxFormBytes

@@ -1,0 +1,131 @@
+package middleware
+
+import (
+	"bytes"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"testing"
+
+	"github.com/cturi/cturi/mapping"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// minimalWriter has none of the optional interfaces: it cannot flush.
+type minimalWriter struct {
+	h    http.Header
+	sent []string // the Content-Type when the header went out
+	body bytes.Buffer
+}
+
+func (w *minimalWriter) Header() http.Header { return w.h }
+func (w *minimalWriter) WriteHeader(int) {
+	if w.sent == nil {
+		w.sent = append([]string{}, w.h.Values("Content-Type")...)
+	}
+}
+func (w *minimalWriter) Write(p []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	return w.body.Write(p)
+}
+
+// A flush the writer cannot do sends nothing, so it does not use up the
+// rewrite: a handler that probes for flushing and then labels its
+// response still has the label mapped.
+func TestUnsupportedFlushKeepsTheRewrite(t *testing.T) {
+	w := &minimalWriter{h: http.Header{}}
+	var flushErr error
+	Rewrite(Options{})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		flushErr = http.NewResponseController(w).Flush()
+		w.Header().Set("Content-Type", uriLabel)
+		_, _ = w.Write([]byte("x"))
+	})).ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/", nil))
+	assert.ErrorIs(t, flushErr, http.ErrNotSupported)
+	assert.Equal(t, []string{ctLabel}, w.sent)
+}
+
+// A supported flush sends the header: the label is rewritten once, before
+// it, and a label set afterwards is not (it never goes out).
+func TestSupportedFlushUsesUpTheRewrite(t *testing.T) {
+	rec := newRecordingWriter()
+	serve(Rewrite(Options{})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", uriLabel)
+		require.NoError(t, http.NewResponseController(w).Flush())
+		w.Header().Set("Content-Type", "http://example.com/other")
+		_, _ = w.Write([]byte("x"))
+	})), rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	assert.Equal(t, []string{ctLabel}, rec.sent())
+}
+
+// The temporary files of a multipart form parsed into the middleware's
+// copy of the request are removed even when the handler panics, as
+// net/http removes those of its own request.
+func TestMultipartFilesRemovedAfterPanic(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir) // where ParseMultipartForm puts its files
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	fw, err := mw.CreateFormFile("file", "f.txt")
+	require.NoError(t, err)
+	_, _ = fw.Write(bytes.Repeat([]byte("x"), 4096))
+	require.NoError(t, mw.Close())
+	label, err := mapping.ToURI(mw.FormDataContentType())
+	require.NoError(t, err)
+
+	for _, o := range []Options{{}, {Response: Leave}} {
+		r := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(buf.Bytes()))
+		r.Header.Set("Content-Type", label)
+		h := Rewrite(o)(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+			require.NoError(t, r.ParseMultipartForm(0)) // maxMemory 0: the file goes to disk
+			files, err := os.ReadDir(dir)
+			require.NoError(t, err)
+			require.NotEmpty(t, files, "the form's file is on disk while the handler runs")
+			panic(http.ErrAbortHandler)
+		}))
+		assert.PanicsWithValue(t, http.ErrAbortHandler, func() { h.ServeHTTP(httptest.NewRecorder(), r) })
+		files, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		assert.Empty(t, files, "response mode %v: the temporary file is removed", o.Response)
+	}
+}
+
+// With FreshWriters, a handler that keeps writing through its
+// ResponseWriter after returning (which net/http forbids) reaches only its
+// own request's writer, never a later request's.
+func TestFreshWritersIsolateALeakedWriter(t *testing.T) {
+	var leaked http.ResponseWriter
+	h := Rewrite(Options{FreshWriters: true})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/a" {
+			leaked = w
+			return
+		}
+		leaked.Header().Set("X-From-A", "late")
+		_, _ = leaked.Write([]byte("A;"))
+		_, _ = w.Write([]byte("B"))
+	}))
+	recA := httptest.NewRecorder()
+	h.ServeHTTP(recA, httptest.NewRequest(http.MethodGet, "/a", nil))
+	recB := httptest.NewRecorder()
+	h.ServeHTTP(recB, httptest.NewRequest(http.MethodGet, "/b", nil))
+	assert.Equal(t, "B", recB.Body.String())
+	assert.Empty(t, recB.Header().Get("X-From-A"))
+	assert.Equal(t, "A;", recA.Body.String(), "the late write went to its own request's writer")
+}
+
+// FreshWriters costs one allocation per request; recycling, none. (Under
+// -race sync.Pool drops some writers on purpose; AllocsPerRun's integer
+// average still tells 0 from 1.)
+func TestFreshWritersAllocations(t *testing.T) {
+	for _, tt := range []struct {
+		fresh bool
+		want  float64
+	}{{false, 0}, {true, 1}} {
+		w := &discardWriter{h: http.Header{}}
+		r := httptest.NewRequest(http.MethodGet, "/", nil)
+		h := Rewrite(Options{FreshWriters: tt.fresh})(labelHandler(benchCT))
+		h.ServeHTTP(w, r) // warm the pool
+		assert.Equal(t, tt.want, testing.AllocsPerRun(100, func() { h.ServeHTTP(w, r) }), "FreshWriters %v", tt.fresh)
+	}
+}
