@@ -2,13 +2,11 @@ package middleware
 
 import (
 	"bytes"
-	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"testing"
 
-	"github.com/cturi/cturi/mapping"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -65,17 +63,9 @@ func TestSupportedFlushUsesUpTheRewrite(t *testing.T) {
 func TestMultipartFilesRemovedAfterPanic(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("TMPDIR", dir) // where ParseMultipartForm puts its files
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	fw, err := mw.CreateFormFile("file", "f.txt")
-	require.NoError(t, err)
-	_, _ = fw.Write(bytes.Repeat([]byte("x"), 4096))
-	require.NoError(t, mw.Close())
-	label, err := mapping.ToURI(mw.FormDataContentType())
-	require.NoError(t, err)
-
+	body, label := multipartForm(t, 4096)
 	for _, o := range []Options{{}, {Response: Leave}} {
-		r := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(buf.Bytes()))
+		r := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
 		r.Header.Set("Content-Type", label)
 		h := Rewrite(o)(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
 			require.NoError(t, r.ParseMultipartForm(0)) // maxMemory 0: the file goes to disk

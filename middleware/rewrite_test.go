@@ -164,20 +164,27 @@ func TestLabelsContextKeepsParent(t *testing.T) {
 	assert.Equal(t, "middleware.labelsContext", got.(interface{ String() string }).String())
 }
 
-// ParseForm and ParseMultipartForm run on the mapped label: a client that
-// labels a form ContentType:multipart/form-data... gets it parsed.
-func TestBodyParsersSeeTheMappedLabel(t *testing.T) {
+// multipartForm returns a multipart/form-data body with the field
+// name=value and a file of size octets, and its label as a URI.
+func multipartForm(t *testing.T, size int) (body []byte, uriLabel string) {
+	t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
 	require.NoError(t, mw.WriteField("name", "value"))
 	fw, err := mw.CreateFormFile("file", "f.txt")
 	require.NoError(t, err)
-	_, _ = fw.Write(bytes.Repeat([]byte("x"), 2048))
+	_, _ = fw.Write(bytes.Repeat([]byte("x"), size))
 	require.NoError(t, mw.Close())
-	uriLabel, err := mapping.ToURI(mw.FormDataContentType())
+	uriLabel, err = mapping.ToURI(mw.FormDataContentType())
 	require.NoError(t, err)
+	return buf.Bytes(), uriLabel
+}
 
-	r := httptest.NewRequest(http.MethodPost, "/", &buf)
+// ParseForm and ParseMultipartForm run on the mapped label: a client that
+// labels a form ContentType:multipart/form-data... gets it parsed.
+func TestBodyParsersSeeTheMappedLabel(t *testing.T) {
+	body, uriLabel := multipartForm(t, 2048)
+	r := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
 	r.Header.Set("Content-Type", uriLabel)
 	var tmp string
 	Rewrite(Options{})(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
@@ -193,7 +200,7 @@ func TestBodyParsersSeeTheMappedLabel(t *testing.T) {
 		assert.Equal(t, int64(2048), fh.Size)
 	})).ServeHTTP(httptest.NewRecorder(), r)
 	require.NotEmpty(t, tmp, "the file went to disk")
-	_, err = os.Stat(tmp)
+	_, err := os.Stat(tmp)
 	assert.True(t, os.IsNotExist(err), "the middleware removed the temporary file of its copy")
 	assert.Nil(t, r.MultipartForm, "the caller's request was not parsed")
 
