@@ -7,32 +7,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/cturi/cturi/internal/servertest"
 	"github.com/cturi/cturi/middleware"
 	"github.com/gorilla/handlers"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// syncBuffer is a log sink safe for the server's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // The order the README recommends, outermost first: ProxyHeaders,
 // LoggingHandler, the middleware, CompressHandler, ContentTypeHandler,
@@ -46,7 +28,7 @@ func recommendedChain(log io.Writer, h http.Handler) http.Handler {
 }
 
 func TestGorillaComposition(t *testing.T) {
-	var log syncBuffer
+	var log servertest.SyncBuffer
 	page := strings.Repeat("<p>cturi</p>", 200)
 	srv := httptest.NewServer(recommendedChain(&log, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Seen", r.Header.Get("Content-Type"))

@@ -12,34 +12,22 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cturi/cturi/internal/servertest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 func TestRunWithDemoBackend(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, "127.0.0.1:0", "", pw, io.Discard); pw.Close() }()
-	br := bufio.NewReader(pr)
-	first, err := br.ReadString('\n')
-	require.NoError(t, err)
-	go func() { _, _ = io.Copy(io.Discard, br) }()
-	base := strings.TrimSpace(first)
-	require.Regexp(t, `^http://127\.0\.0\.1:\d+$`, base)
+	base, stop := servertest.Start(t, func(ctx context.Context, stdout io.Writer) error {
+		return run(ctx, "127.0.0.1:0", "", stdout, io.Discard)
+	})
 
 	res, err := http.Get(base + "/signature")
 	require.NoError(t, err)
 	res.Body.Close()
 	assert.Equal(t, "application/uri.http%3A%2F%2Fwww.w3.org%2F2000%2F09%2Fxmldsig; URI-fragment=\"\"", res.Header.Get("Content-Type"))
 
-	cancel()
-	select {
-	case err := <-done:
-		assert.NoError(t, err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("proxy did not stop")
-	}
+	stop()
 }
 
 func TestRunRejectsBadBackend(t *testing.T) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -9,24 +8,18 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/cturi/cturi/internal/servertest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 func TestRunPrintsURLAndServes(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, "127.0.0.1:0", pw, io.Discard); pw.Close() }()
-	first, err := bufio.NewReader(pr).ReadString('\n')
-	require.NoError(t, err)
-	go func() { _, _ = io.Copy(io.Discard, pr) }()
-	base := strings.TrimSpace(first)
-	require.Regexp(t, `^http://127\.0\.0\.1:\d+$`, base)
+	base, stop := servertest.Start(t, func(ctx context.Context, stdout io.Writer) error {
+		return run(ctx, "127.0.0.1:0", stdout, io.Discard)
+	})
 
 	res, err := http.Get(base + "/")
 	require.NoError(t, err)
@@ -35,13 +28,7 @@ func TestRunPrintsURLAndServes(t *testing.T) {
 	assert.Equal(t, http.StatusOK, res.StatusCode)
 	assert.Contains(t, string(body), "/api/map?label=")
 
-	cancel()
-	select {
-	case err := <-done:
-		assert.NoError(t, err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("server did not stop")
-	}
+	stop()
 }
 
 func TestMapAPI(t *testing.T) {
@@ -93,7 +80,7 @@ func TestMapAPI(t *testing.T) {
 }
 
 func TestEchoAndXMLEnc(t *testing.T) {
-	var log syncBuffer
+	var log servertest.SyncBuffer
 	srv := httptest.NewServer(newHandler(&log))
 	defer srv.Close()
 
@@ -136,21 +123,4 @@ func TestEchoAndXMLEnc(t *testing.T) {
 	// LoggingHandler logs after the handler returns, maybe after the
 	// client has its answer.
 	assert.Eventually(t, func() bool { return strings.Contains(log.String(), `"POST /echo HTTP/1.1" 415`) }, 5*time.Second, 10*time.Millisecond)
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
