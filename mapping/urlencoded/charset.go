@@ -58,7 +58,7 @@ func (t Treatment) String() string {
 // first such octet (a U+FFFD in the result always comes from the charset's
 // own encoding of U+FFFD, never from an error). An unknown charset, or the
 // WHATWG "replacement" encoding, gives KindUnknownCharset with either
-// treatment.
+// treatment; a how that is neither gives KindBadArgument.
 //
 // Example (seed 001, corrected): the octets 34 20 F7 20 33 ("4 ÷ 3" in
 // windows-1252) escape to 4%20%F7%203 (Opaque) and to 4%20%C3%B7%203
@@ -82,7 +82,7 @@ func EscapeCharset(text []byte, charset string, how Treatment, keep mapping.Byte
 		}
 		return mapping.Escape(s, keep), nil
 	}
-	return "", errors.New("urlencoded: EscapeCharset: unknown Treatment " + how.String())
+	return "", newError(KindBadArgument, how.String(), 0, -1, "EscapeCharset: %v is not a Treatment (Opaque or DecodeFirst)", how)
 }
 
 // lookupCharset returns the encoding a WHATWG name or label stands for, and

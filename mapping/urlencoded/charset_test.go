@@ -112,8 +112,12 @@ func TestEscapeCharsetErrors(t *testing.T) {
 	assert.Equal(t, "a%81b", got)
 
 	_, err = EscapeCharset([]byte("a"), "", Treatment(0), mapping.Unreserved)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "urlencoded: ")
+	var e *Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, KindBadArgument, e.Kind)
+	assert.ErrorIs(t, err, ErrBadArgument)
+	assert.Equal(t, "Treatment(0)", e.Input)
+	assert.Equal(t, "urlencoded: EscapeCharset: Treatment(0) is not a Treatment (Opaque or DecodeFirst)", err.Error())
 	assert.Equal(t, "Treatment(7)", Treatment(7).String())
 	assert.Equal(t, "decode-first", DecodeFirst.String())
 	assert.Equal(t, "opaque", Opaque.String())

@@ -9,8 +9,9 @@ import (
 // Pair is one (name, value) pair of a data set (seed 002 §3). A value is
 // either a string or undefined: Defined is false for a name written without
 // '=' ("img" in "img;avail"), which is distinct from an empty value
-// ("img=", Defined true, Value ""). When Defined is false, Value is ignored
-// by the encoders and is "" in everything this package returns.
+// ("img=", Defined true, Value ""). When Defined is false, Value must be
+// "": the decoders return it so, and the encoders refuse a pair that is
+// undefined yet has a value (KindUnencodable), which would be lost.
 type Pair struct {
 	Name, Value string
 	Defined     bool
@@ -41,7 +42,9 @@ func (d DataSet) Lookup(name string) (Pair, bool) {
 // UTF-8 (Input is that string, Offset the first invalid octet, Index the
 // pair), and one of kind KindUnencodable when d is the single pair ("",
 // undefined), which encodes to "", the encoding of the empty data set
-// (seed 002 §3 note). Otherwise it returns nil.
+// (seed 002 §3 note), or for the first pair that is undefined but has a
+// Value (Input is the value), which no encoding could carry. Otherwise it
+// returns nil.
 //
 // DecodeLegacy cannot give back pairs with an empty name and an undefined
 // value at all (application/x-www-form-urlencoded parsers skip empty
@@ -56,6 +59,10 @@ func (d DataSet) Validate() error {
 			return newError(KindBadUTF8, p.Name, off, i, "invalid UTF-8 at offset %d of the name of pair %d", off, i)
 		}
 		if !p.Defined {
+			if p.Value != "" {
+				return newError(KindUnencodable, p.Value, 0, i,
+					"pair %d is undefined (Defined false) but has the value %q, which its encoding would lose", i, p.Value)
+			}
 			continue
 		}
 		if off := invalidUTF8(p.Value); off >= 0 {
@@ -74,7 +81,11 @@ func (d DataSet) Validate() error {
 func (d DataSet) Values() url.Values {
 	v := make(url.Values, len(d))
 	for _, p := range d {
-		v[p.Name] = append(v[p.Name], p.Value)
+		value := p.Value
+		if !p.Defined {
+			value = ""
+		}
+		v[p.Name] = append(v[p.Name], value)
 	}
 	return v
 }

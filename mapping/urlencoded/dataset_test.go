@@ -38,7 +38,6 @@ func TestValidate(t *testing.T) {
 	assert.NoError(t, DataSet(nil).Validate())
 	assert.NoError(t, DataSet{undef(""), undef("")}.Validate())
 	assert.NoError(t, DataSet{def("", "")}.Validate())
-	assert.NoError(t, DataSet{Pair{Name: "a", Value: "\xff"}}.Validate(), "an undefined value is not encoded")
 
 	err := DataSet{undef("")}.Validate()
 	var e *Error
@@ -58,6 +57,29 @@ func TestValidate(t *testing.T) {
 	require.ErrorAs(t, err, &e)
 	assert.Equal(t, 0, e.Offset)
 	assert.Contains(t, err.Error(), "name of pair 0")
+}
+
+// TestUndefinedWithValue: a pair that is undefined but has a value cannot be
+// encoded without losing the value, so every encoder refuses it rather
+// than drop it; Values treats it as undefined.
+func TestUndefinedWithValue(t *testing.T) {
+	d := DataSet{def("a", "1"), Pair{Name: "x", Value: "junk"}}
+	for name, encode := range map[string]func() (string, error){
+		"Validate":     func() (string, error) { return "", d.Validate() },
+		"Encode":       d.Encode,
+		"EncodeURI":    d.EncodeURI,
+		"EncodeLegacy": d.EncodeLegacy,
+	} {
+		s, err := encode()
+		var e *Error
+		require.ErrorAs(t, err, &e, name)
+		assert.Equal(t, KindUnencodable, e.Kind, name)
+		assert.Equal(t, 1, e.Index, name)
+		assert.Equal(t, "junk", e.Input, name)
+		assert.Empty(t, s, name)
+		assert.Contains(t, err.Error(), "pair 1 is undefined", name)
+	}
+	assert.Equal(t, url.Values{"a": {"1"}, "x": {""}}, d.Values())
 }
 
 func TestLookup(t *testing.T) {

@@ -210,7 +210,7 @@ func TestDecodeLegacyCharset(t *testing.T) {
 }
 
 func TestErrorKinds(t *testing.T) {
-	for k := KindBadUTF8; k <= KindUndecodable; k++ {
+	for k := KindBadUTF8; k <= KindBadArgument; k++ {
 		e := &Error{Kind: k}
 		assert.Equal(t, sentinels[k], errors.Unwrap(e))
 		assert.Equal(t, "urlencoded: "+k.String(), sentinels[k].Error())

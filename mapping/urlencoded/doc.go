@@ -29,7 +29,8 @@
 //	    // "q=a%2Bb+c;raw", nil
 //
 // The encoders refuse, with an error, what the format cannot carry: names
-// or values that are not UTF-8, and the data set (("", undefined)).
+// or values that are not UTF-8, a pair that is undefined yet has a value,
+// and the data set (("", undefined)).
 //
 // Decode is the decoder of seed 002 §4 (';' and '&' separate pairs, %HH
 // and '+' are decoded, the result must be UTF-8); DecodeLegacy reads the
@@ -38,7 +39,9 @@
 // the charset of legacy form data.
 //
 // DataSet.Filter applies the fragment identifier of seed 002 §6, a
-// comma-separated list of names that selects pairs.
+// comma-separated list of names that selects pairs, in time linear in the
+// fragment and memory bounded by the data set, however many names the
+// fragment lists; EncodeFragment writes one.
 //
 // # Charsets
 //
@@ -46,14 +49,19 @@
 // charset either opaquely (case C.1) or decoded to Unicode and encoded as
 // UTF-8 (case C.2), using golang.org/x/text. The seed's own examples have
 // two mistakes, corrected here: the octets of "greeting" are
-// 67 72 65 65 74 69 6E 67, and U+00F7 '÷' is %C3%B7 in UTF-8.
+// 67 72 65 65 74 69 6E 67, and U+00F7 '÷' is %C3%B7 in UTF-8. The
+// charsets are x/text's, which differ from WHATWG's in places: its
+// windows-1252 leaves 0x81, 0x8D, 0x8F, 0x90 and 0x9D undefined
+// (KindUndecodable, where WHATWG gives C1 controls), and its ISO-2022-JP
+// reads ESC ( J as ASCII and accepts SO, SI and back-to-back escape
+// sequences, which WHATWG treats as errors.
 //
 // # Errors and security
 //
 // Every error is a *Error with a Kind, the input, a byte offset and the
 // index of the pair concerned; it unwraps to a sentinel (ErrBadUTF8,
 // ErrTooManyPairs, ErrReservedFragment, ErrUnencodable, ErrUnknownCharset,
-// ErrUndecodable), and its message starts "urlencoded: ". Decoding costs
+// ErrUndecodable, ErrBadArgument), and its message starts "urlencoded: ". Decoding costs
 // time linear in the input and, for UTF-8, allocates only the result slice
 // and one buffer of at most the input's size; the number of pairs is
 // limited (DefaultMaxPairs). Decoded names and values may hold any Unicode

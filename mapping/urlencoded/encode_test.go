@@ -141,7 +141,10 @@ func TestEncodeFragmentEscapeSet(t *testing.T) {
 		}
 		private := 0xE000 <= r && r <= 0xF8FF || r >= 0xF0000
 		want := !inTable(r) && !private && !strings.ContainsRune("%,()", r) || strings.ContainsRune(";&=", r)
-		s := EncodeFragment(string(r))
+		s, err := EncodeFragment(string(r))
+		if err != nil {
+			t.Fatalf("U+%04X: %v", r, err)
+		}
 		if literal := s == string(r); literal != want {
 			t.Fatalf("U+%04X: EncodeFragment gives %q, want literal %v", r, s, want)
 		}

@@ -32,6 +32,10 @@ const (
 	// KindUndecodable: octets that are not valid in the charset they are
 	// said to be in.
 	KindUndecodable
+	// KindBadArgument: a function was called with an argument outside the
+	// values it documents (a Treatment this package does not define): a
+	// bug in the caller, not bad data.
+	KindBadArgument
 )
 
 var kindNames = [...]string{
@@ -41,6 +45,7 @@ var kindNames = [...]string{
 	KindUnencodable:      "unencodable",
 	KindUnknownCharset:   "unknown-charset",
 	KindUndecodable:      "undecodable",
+	KindBadArgument:      "bad-argument",
 }
 
 // String returns the short name of the kind, e.g. "bad-utf8".
@@ -60,6 +65,7 @@ var (
 	ErrUnencodable      = errors.New("urlencoded: unencodable")
 	ErrUnknownCharset   = errors.New("urlencoded: unknown-charset")
 	ErrUndecodable      = errors.New("urlencoded: undecodable")
+	ErrBadArgument      = errors.New("urlencoded: bad-argument")
 )
 
 var sentinels = [...]error{
@@ -69,6 +75,7 @@ var sentinels = [...]error{
 	KindUnencodable:      ErrUnencodable,
 	KindUnknownCharset:   ErrUnknownCharset,
 	KindUndecodable:      ErrUndecodable,
+	KindBadArgument:      ErrBadArgument,
 }
 
 // Error is the error every function of this package returns. It unwraps to
@@ -79,7 +86,9 @@ type Error struct {
 	Kind Kind
 	// Input is the text Offset refers to: the string given to Decode,
 	// DecodeLegacy or Filter, the charset data given to EscapeCharset, or,
-	// for DataSet.Validate, the name or value at fault.
+	// for DataSet.Validate, the name or value at fault. For
+	// KindUnknownCharset it is the charset name, and for KindBadArgument
+	// the argument's value as text.
 	Input string
 	// Offset is the byte offset in Input of the octet, %HH triplet or
 	// element the error is about.

@@ -169,9 +169,13 @@ func ExampleDataSet_Select() {
 }
 
 func ExampleEncodeFragment() {
-	fmt.Println(urlencoded.EncodeFragment("e", "", "a", "d,", "größe"))
+	fragment, err := urlencoded.EncodeFragment("e", "", "a", "d,", "größe")
+	fmt.Println(fragment, err)
+	_, err = urlencoded.EncodeFragment("ok", "\xff")
+	fmt.Println(err)
 	// Output:
-	// e,,a,d%2C,größe
+	// e,,a,d%2C,größe <nil>
+	// urlencoded: invalid UTF-8 at offset 0 of fragment name 1
 }
 
 func ExampleEscapeCharset() {

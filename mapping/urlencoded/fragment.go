@@ -2,8 +2,7 @@ package urlencoded
 
 import (
 	"strings"
-
-	"github.com/cturi/cturi/mapping"
+	"unicode/utf8"
 )
 
 // selectMapMin is the number of names from which Select looks names up in
@@ -32,32 +31,100 @@ func (d DataSet) Filter(fragment string) (DataSet, error) {
 		return nil, newError(KindReservedFragment, fragment, i, -1,
 			"fragment identifier holds %q at offset %d; seed 002 §6 reserves '(' and ')'", fragment[i], i)
 	}
-	names := make([]string, 0, strings.Count(fragment, ",")+1)
-	start := 0
-	for i := 0; i <= len(fragment); i++ {
+	// The fragment is untrusted and may list any number of names: each is
+	// decoded into one reused buffer and only marks the pairs it selects,
+	// so that memory is bounded by d whatever the fragment's length.
+	pairs := newPairIndex(d)
+	selected := make([]bool, len(d))
+	n := 0
+	var name []byte
+	for index, start, i := 0, 0, 0; i <= len(fragment); i++ {
 		if i < len(fragment) && fragment[i] != ',' {
 			continue
 		}
-		name, err := fragmentName(fragment, start, i, len(names))
-		if err != nil {
-			return nil, err
+		raw := fragment[start:i]
+		if name = appendPctDecoded(name[:0], raw); !utf8.Valid(name) {
+			off := start + rawOffset(raw, invalidUTF8(string(name)))
+			return nil, newError(KindBadUTF8, fragment, off, index,
+				"invalid UTF-8 at offset %d, in name %d of the fragment identifier", off, index)
 		}
-		names = append(names, name)
-		start = i + 1
+		n += pairs.mark(name, selected)
+		index, start = index+1, i+1
 	}
-	return d.Select(names...), nil
+	if n == 0 {
+		return nil, nil
+	}
+	out := make(DataSet, 0, n)
+	for i, p := range d {
+		if selected[i] {
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
 
-// fragmentName decodes the name fragment[lo:hi], element index of the list.
-func fragmentName(fragment string, lo, hi, index int) (string, error) {
-	raw := fragment[lo:hi]
-	name := mapping.Unescape(raw)
-	if bad := invalidUTF8(name); bad >= 0 {
-		off := lo + rawOffset(raw, bad)
-		return "", newError(KindBadUTF8, fragment, off, index,
-			"invalid UTF-8 at offset %d, in name %d of the fragment identifier", off, index)
+// pairIndex finds the pairs of a data set by name: by comparing each pair
+// for a small data set, through a map from each name to its first pair
+// and a chain to the next pair of that name otherwise.
+type pairIndex struct {
+	d     DataSet
+	first map[string]int // nil for a small d
+	next  []int          // next[i]: the next pair named d[i].Name, or -1
+}
+
+func newPairIndex(d DataSet) pairIndex {
+	x := pairIndex{d: d}
+	if len(d) < selectMapMin {
+		return x
 	}
-	return name, nil
+	x.first, x.next = make(map[string]int, len(d)), make([]int, len(d))
+	for i := len(d) - 1; i >= 0; i-- {
+		if j, ok := x.first[d[i].Name]; ok {
+			x.next[i] = j
+		} else {
+			x.next[i] = -1
+		}
+		x.first[d[i].Name] = i
+	}
+	return x
+}
+
+// mark sets selected[i] for every pair i named name that is not marked
+// yet, and returns how many it marked.
+func (x pairIndex) mark(name []byte, selected []bool) int {
+	n := 0
+	if x.first == nil {
+		for i, p := range x.d {
+			if !selected[i] && p.Name == string(name) {
+				selected[i] = true
+				n++
+			}
+		}
+		return n
+	}
+	// A name's pairs are marked all at once, so a marked first pair means
+	// an earlier element of the list named it already.
+	i, ok := x.first[string(name)]
+	for ; ok && i >= 0 && !selected[i]; i = x.next[i] {
+		selected[i] = true
+		n++
+	}
+	return n
+}
+
+// appendPctDecoded appends s with each %HH triplet decoded; '+' and a '%'
+// that starts no triplet are kept (seed 002 §6: a fragment is not
+// form-encoded).
+func appendPctDecoded(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if isTriplet(s, i) {
+			b = append(b, hexValue[s[i+1]]<<4|hexValue[s[i+2]])
+			i += 2
+		} else {
+			b = append(b, s[i])
+		}
+	}
+	return b
 }
 
 // Select returns the pairs of d whose name is one of names, in their
@@ -96,12 +163,19 @@ func (d DataSet) Select(names ...string) DataSet {
 // draft encourages: '%', ',', '(', ')', space and every character that
 // cannot occur in an ifragment become %HH of their UTF-8 octets, upper-case;
 // other characters, '+' and non-ASCII ones included, stay literal. For
-// one or more names that are valid UTF-8, Filter(EncodeFragment(names...))
-// equals Select(names...). With no names the result is "", which Filter
-// reads as the one empty name: no fragment selects nothing.
-func EncodeFragment(names ...string) string {
+// one or more names, Filter(EncodeFragment(names...)) equals
+// Select(names...). With no names the result is "", which Filter reads as
+// the one empty name: no fragment selects nothing.
+//
+// Names are UTF-8 (seed 002 §6); the first that is not gives a *Error of
+// kind KindBadUTF8 (Input the name, Index its position in names), since
+// Filter would refuse its encoding.
+func EncodeFragment(names ...string) (string, error) {
 	n := max(len(names)-1, 0)
-	for _, name := range names {
+	for i, name := range names {
+		if off := invalidUTF8(name); off >= 0 {
+			return "", newError(KindBadUTF8, name, off, i, "invalid UTF-8 at offset %d of fragment name %d", off, i)
+		}
 		n += escFragment.len(name)
 	}
 	var b strings.Builder
@@ -112,5 +186,5 @@ func EncodeFragment(names ...string) string {
 		}
 		escFragment.write(&b, name)
 	}
-	return b.String()
+	return b.String(), nil
 }

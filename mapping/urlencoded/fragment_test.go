@@ -2,6 +2,7 @@ package urlencoded
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -27,6 +28,53 @@ func TestFilter(t *testing.T) {
 		got, err := d.Filter(tt.fragment)
 		require.NoError(t, err, tt.fragment)
 		assert.Equal(t, tt.want, got, "Filter(%q)", tt.fragment)
+	}
+}
+
+// TestFilterIndex: a small data set (pairs compared one by one) and a large
+// one (looked up through pairIndex's map and chains) select the same.
+func TestFilterIndex(t *testing.T) {
+	small := DataSet{def("a", "1"), undef("b"), def("a", "2"), def("", "3")}
+	require.Less(t, len(small), selectMapMin)
+	large := append(DataSet{}, small...)
+	for i := range 3 * selectMapMin {
+		large = append(large, def(fmt.Sprint("n", i%5), fmt.Sprint(i)), def("a", fmt.Sprint(i)))
+	}
+	for _, d := range []DataSet{small, large} {
+		for _, tt := range []struct {
+			fragment string
+			names    []string
+		}{
+			{"a", []string{"a"}},
+			{"a,a,b", []string{"a", "b"}},
+			{"n3,,a,n3", []string{"n3", "", "a"}},
+			{"n%34,zz", []string{"n4", "zz"}},
+			{"zz", nil},
+		} {
+			got, err := d.Filter(tt.fragment)
+			require.NoError(t, err)
+			assert.Equal(t, d.Select(tt.names...), got, "Filter(%q) of %d pairs", tt.fragment, len(d))
+		}
+	}
+}
+
+// TestFilterMemory: the fragment is untrusted; however many names it
+// lists, Filter's memory is bounded by the data set.
+func TestFilterMemory(t *testing.T) {
+	d := DataSet{def("a", "1"), def("b", "2"), def("c", "3")}
+	for _, size := range []int{10, 100_000} {
+		var sb strings.Builder
+		for i := range size {
+			fmt.Fprintf(&sb, "name%%20%d,", i)
+		}
+		sb.WriteString("b")
+		fragment := sb.String()
+		allocs := testing.AllocsPerRun(5, func() {
+			got, err := d.Filter(fragment)
+			require.NoError(t, err)
+			require.Equal(t, DataSet{def("b", "2")}, got)
+		})
+		assert.LessOrEqual(t, allocs, 6.0, "%d names", size+1)
 	}
 }
 
@@ -58,7 +106,8 @@ func TestFilterErrors(t *testing.T) {
 
 func TestEncodeFragment(t *testing.T) {
 	names := []string{"a,b", "(x)", "50%", "a b", "a+b", "ö", "\uE000", "#", "&=;"}
-	s := EncodeFragment(names...)
+	s, err := EncodeFragment(names...)
+	require.NoError(t, err)
 	assert.Equal(t, "a%2Cb,%28x%29,50%25,a%20b,a+b,ö,%EE%80%80,%23,&=;", s)
 	d := DataSet{}
 	for _, n := range append(names, "other") {
@@ -68,8 +117,18 @@ func TestEncodeFragment(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, d.Select(names...), got)
 	assert.Len(t, got, len(names))
-	assert.Equal(t, "", EncodeFragment())
-	assert.Equal(t, "e,,a,d%2C", EncodeFragment("e", "", "a", "d,"))
+	assert.Equal(t, "", must(t)(EncodeFragment()))
+	assert.Equal(t, "e,,a,d%2C", must(t)(EncodeFragment("e", "", "a", "d,")))
+
+	// A name that is not UTF-8 has no fragment Filter would accept.
+	s, err = EncodeFragment("a", "b\xC3(")
+	var e *Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, KindBadUTF8, e.Kind)
+	assert.Equal(t, "b\xC3(", e.Input)
+	assert.Equal(t, 1, e.Offset)
+	assert.Equal(t, 1, e.Index)
+	assert.Empty(t, s)
 }
 
 // TestSelectMap: the map lookup for many names selects what the loop does.
