@@ -32,4 +32,13 @@ var (
 	// K0.3, K0.4: '?' and '#' in a decoded base URI are errors or call for
 	// the general path's care.
 	tabBodyFail = *NewByteSet("?#").table()
+	// A uri. subtype (K1) ends at the first octet outside RCHAR; until
+	// then the octets of BODY in RCHAR are kept.
+	tabBodyRChar = *setBody.intersect(setRChar).table()
+	tabNotRChar  = func() (t byteTable) {
+		for c := range t {
+			t[c] = !tabRChar[c]
+		}
+		return t
+	}()
 )

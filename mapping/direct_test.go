@@ -23,6 +23,9 @@ func FuzzDirect(f *testing.F) {
 		`//h/p?a="1"&MIME-type=%22Text%2FPlain%22&b=2#x`,
 		` ; a=b ;; c="d e%" ;`,
 		`x=(c); y="a\"b"`,
+		// Where a uri. subtype ends (K1): a literal ':', a '%' or a
+		// triplet next to the end, octets of BODY outside RCHAR.
+		"http:x", "http%3Ax:y", "x%3Ay%25;a=b", "x%3Ay%2;a", "x%3A%2F%2Fh@[::1]", "x%3Aa^b~c'd;e=f",
 	} {
 		f.Add(s)
 	}
@@ -93,5 +96,31 @@ func TestDirectPathsTaken(t *testing.T) {
 	for _, raw := range []string{"mailto%3Auser%40host.example", "http://xml.example/foo"} {
 		_, _, ok := baseDirect(nil, raw)
 		require.True(t, ok, raw)
+	}
+}
+
+// TestSubtypeBaseDirect: the base URI of a uri. subtype ends at the first
+// octet outside RCHAR, and a ':' there is the end, not the scheme's colon.
+func TestSubtypeBaseDirect(t *testing.T) {
+	for _, tt := range []struct {
+		in, want string
+		end      int
+		ok       bool
+	}{
+		{"mailto%3Au%40h; a=b", "mailto:u@h", 14, true},
+		{"http%3A%2F%2Fx(c)", "http://x", 14, true},
+		{"x%3Ay%25;a", "x:y%25", 8, true},
+		{"x%3Aa^b~c'd=e", "x:a%5Eb~c'd", 11, true}, // '=' is BODY but not RCHAR
+		{"x%3A", "x:", 4, true},
+		{"http:x", "", 0, false}, // a literal ':' ends the subtype "http"
+		{"http;a=b", "", 0, false},
+		{"x%3Ay%3Fz", "", 0, false}, // a '?' in the body: the general path
+	} {
+		out, end, _, ok := subtypeBaseDirect(nil, tt.in)
+		require.Equal(t, tt.ok, ok, tt.in)
+		if ok {
+			require.Equal(t, tt.want, string(out), tt.in)
+			require.Equal(t, tt.end, end, tt.in)
+		}
 	}
 }

@@ -8,19 +8,23 @@ import "strings"
 func toURIDirect(out []byte, in string, f Option) ([]byte, bool) {
 	start := len(out)
 	o, ok, body := nativeDirect(out, in, delimiter(f))
-	if ok || body.subEnd == 0 {
+	if ok || body.typeEnd == 0 {
 		return o, ok
 	}
 	return uriDirect(o[:start], in, f, body)
 }
 
 // wrappedLabel is what nativeDirect read of a label that wraps a URI,
-// for uriDirect: the type and subtype, and for K2 where the URI-body
-// parameter is. The zero value means nothing was read.
+// for uriDirect: in K1 where the type ends, in K2 also the subtype and
+// where the URI-body parameter is. The zero value means nothing was read.
 type wrappedLabel struct {
-	typeEnd, subEnd int    // in[:typeEnd] is the type, in[typeEnd+1:subEnd] the subtype
-	at, end         int    // nextParam(in, at) scans the URI-body parameter, which ends at end; 0 in K1
-	value           string // its value, the base URI
+	// in[:typeEnd] is the type; in K2 in[typeEnd+1:subEnd] is the
+	// subtype, and subEnd is 0 in K1.
+	typeEnd, subEnd int
+	// In K2, nextParam(in, at) scans the URI-body parameter, which ends
+	// at end, and value is its value, the base URI.
+	at, end int
+	value   string
 }
 
 // nativeDirect is K3 for a Content-Type without comments, white space only
@@ -31,19 +35,16 @@ type wrappedLabel struct {
 // URI-body parameter it stops and reports where it is in body.
 func nativeDirect(out []byte, in string, d string) (_ []byte, ok bool, body wrappedLabel) {
 	out = append(out, "ContentType:"...)
-	out, i, ok := appendRun(out, in, 0, clsRChar, &foldLower)
+	out, i, ok := appendRun(out, in, 0, &runType)
 	if !ok || i == len(in) || in[i] != '/' {
 		return out, false, body
 	}
 	typeEnd := i
-	if hasURIPrefix(in[i+1:]) { // K1
-		if s := spanRun(in, i+1, clsRChar); s > i+1 {
-			body = wrappedLabel{typeEnd: typeEnd, subEnd: s}
-		}
-		return out, false, body
+	if hasURIPrefix(in[i+1:]) { // K1: uriDirect finds where the subtype ends
+		return out, false, wrappedLabel{typeEnd: typeEnd}
 	}
 	out = append(out, '/')
-	if out, i, ok = appendRun(out, in, i+1, clsRChar, &foldLower); !ok {
+	if out, i, ok = appendRun(out, in, i+1, &runType); !ok {
 		return out, false, body
 	}
 	subEnd := i
@@ -62,7 +63,7 @@ func nativeDirect(out []byte, in string, d string) (_ []byte, ok bool, body wrap
 		name := len(out) + 1
 		out = append(out, sep)
 		sep = '&'
-		if out, i, ok = appendRun(out, in, i, clsTChar, &foldNone); !ok || i == len(in) || in[i] != '=' {
+		if out, i, ok = appendRun(out, in, i, &runToken); !ok || i == len(in) || in[i] != '=' {
 			return out, false, body
 		}
 		if n := out[name:]; asciiEqualFold(n, foldURIBody) {
@@ -75,12 +76,12 @@ func nativeDirect(out []byte, in string, d string) (_ []byte, ok bool, body wrap
 		}
 		out = append(append(out, '='), d...)
 		if i++; i < len(in) && in[i] == '"' {
-			out, i, _ = appendRun(out, in, i+1, clsQText, &foldNone)
+			out, i, _ = appendRun(out, in, i+1, &runQuoted)
 			if i == len(in) || in[i] != '"' {
 				return out, false, body // a quoted-pair, a control character, UTF-8: the general path decides
 			}
 			i++
-		} else if out, i, ok = appendRun(out, in, i, clsTChar, &foldNone); !ok {
+		} else if out, i, ok = appendRun(out, in, i, &runToken); !ok {
 			return out, false, body
 		}
 		out = append(out, d...)
@@ -97,15 +98,20 @@ func nativeDirect(out []byte, in string, d string) (_ []byte, ok bool, body wrap
 // repaired, and URI-fragment as the fragment.
 func uriDirect(out []byte, in string, f Option, body wrappedLabel) (_ []byte, ok bool) {
 	t, s := body.typeEnd, body.subEnd
-	k1 := hasURIPrefix(in[t+1 : s])
-	base := body.value
+	k1 := s == 0
+	var collapse bool
 	switch {
 	case k1:
-		base = in[t+5 : s]
+		// The base URI is the rest of the subtype, which one pass maps
+		// and finds the end of.
+		var end int
+		out, end, collapse, ok = subtypeBaseDirect(out, in[t+5:])
+		s = t + 5 + end
 	case f&NoControlled != 0:
 		return out, false
+	default:
+		out, collapse, ok = baseDirect(out, body.value)
 	}
-	out, collapse, ok := baseDirect(out, base)
 	if !ok || collapse {
 		return out, false
 	}
@@ -140,7 +146,7 @@ func uriDirect(out []byte, in string, f Option, body wrappedLabel) (_ []byte, ok
 		default:
 			out = appendRepair(append(out, sep), name, setQueryName)
 			out = append(append(out, '='), d...)
-			if out, ok = appendDecodedRepair(out, value, &tabQueryValue, &tabNone); !ok {
+			if out, _, ok = appendDecodedRepair(out, value, &tabQueryValue, &tabQueryValue, &tabNone, &tabNone); !ok {
 				return out, false
 			}
 		}
@@ -148,7 +154,7 @@ func uriDirect(out []byte, in string, f Option, body wrappedLabel) (_ []byte, ok
 		sep = '&'
 	}
 	if hasFrag {
-		if out, ok = appendDecodedRepair(append(out, '#'), frag, &tabFragment, &tabNone); !ok {
+		if out, _, ok = appendDecodedRepair(append(out, '#'), frag, &tabFragment, &tabFragment, &tabNone, &tabNone); !ok {
 			return out, false
 		}
 	}
@@ -193,18 +199,20 @@ func paramValue(in string, i int) (value string, end int, ok bool) {
 	return in[i:e], e, e > i
 }
 
-// appendDecodedRepair appends REPAIR(dec(s)) for the set keep, in one
-// pass; ok is false if dec(s) holds an octet of fail. REPAIR keeps a '%'
-// that starts a triplet of dec(s): after a decoded '%' it looks at the two
-// octets that follow, and leaves the case where one of them is itself
-// decoded to the general path.
-func appendDecodedRepair(out []byte, s string, keep, fail *byteTable) (_ []byte, ok bool) {
+// appendDecodedRepair appends REPAIR(dec(s[:end])) for the set keep, in
+// one pass, where end is the first octet of s in stop, or len(s), and
+// returns end; ok is false if dec(s[:end]) holds an octet of fail. raw is
+// keep without stop, and no octet of stop is a hex digit or '%'.
+// REPAIR keeps a '%' that starts a triplet of dec(s): after a decoded '%'
+// it looks at the two octets that follow, and leaves the case where one of
+// them is itself decoded to the general path.
+func appendDecodedRepair(out []byte, s string, raw, keep, fail, stop *byteTable) (_ []byte, end int, ok bool) {
 	for i := 0; i < len(s); {
-		if keep[s[i]] {
+		if raw[s[i]] {
 			// Short runs between triplets go octet by octet, long ones in
 			// one copy.
-			if i+8 <= len(s) && keep[s[i+1]] && keep[s[i+2]] && keep[s[i+3]] {
-				j := span(s, i+4, keep)
+			if i+8 <= len(s) && raw[s[i+1]] && raw[s[i+2]] && raw[s[i+3]] {
+				j := span(s, i+4, raw)
 				out = append(out, s[i:j]...)
 				i = j
 			} else {
@@ -213,43 +221,78 @@ func appendDecodedRepair(out []byte, s string, keep, fail *byteTable) (_ []byte,
 			}
 			continue
 		}
+		if stop[s[i]] {
+			return out, i, true
+		}
 		var c byte
 		switch c, i = decodeAt(s, i); {
 		case keep[c]:
 			out = append(out, c)
 		case fail[c]:
-			return out, false
+			return out, i, false
 		case c == '%' && i+2 <= len(s) && (s[i] == '%' || s[i+1] == '%'):
-			return out, false
+			return out, i, false
 		case c == '%' && i+2 <= len(s) && tabHex[s[i]] && tabHex[s[i+1]]:
 			out = append(out, '%') // the hex digits follow as they are
 		default:
 			out = appendPct(out, c)
 		}
 	}
-	return out, true
+	return out, len(s), true
 }
 
-// appendRun appends ENC_U of fold applied to the longest run of octets at
-// s[i:] whose class has bit, and returns where the run ends; ok is false
-// for an empty run. It encodes octet by octet: the runs of a Content-Type
-// are short, and one pass beats finding the run and copying it.
-func appendRun(out []byte, s string, i int, bit uint8, fold *[256]byte) (_ []byte, end int, ok bool) {
+// appendRun appends ENC_U of the longest run of octets at s[i:] that run
+// holds, each replaced as run says, and returns where the run ends; ok is
+// false for an empty run. It encodes octet by octet: the runs of a
+// Content-Type are short, and one pass with one lookup per octet beats
+// finding the run and copying it.
+func appendRun(out []byte, s string, i int, run *runTable) (_ []byte, end int, ok bool) {
 	start := i
 	for ; i < len(s); i++ {
-		c := s[i]
-		cls := ctClass[c]
-		if cls&bit == 0 {
-			break
-		}
-		if c = fold[c]; cls&clsSafe != 0 {
-			out = append(out, c)
-		} else {
-			out = appendPct(out, c)
+		switch o := run[s[i]]; o {
+		case runEnd:
+			return out, i, i > start
+		case runEncode:
+			out = appendPct(out, s[i])
+		default:
+			out = append(out, o)
 		}
 	}
 	return out, i, i > start
 }
+
+// A runTable drives appendRun: for each octet, runEnd if it ends the run,
+// runEncode if ENC_U percent-encodes it, else the octet to write.
+type runTable [256]byte
+
+const (
+	runEnd    = 0 // no octet of a run is NUL or SOH
+	runEncode = 1
+)
+
+// newRunTable returns the runTable of the octets whose ctClass has bit,
+// folded by fold (which must leave the octets ENC_U encodes alone).
+func newRunTable(bit uint8, fold *[256]byte) (t runTable) {
+	for c := range t {
+		switch cls := ctClass[c]; {
+		case cls&bit == 0:
+			t[c] = runEnd
+		case cls&clsSafe == 0:
+			t[c] = runEncode
+		default:
+			t[c] = fold[c]
+		}
+	}
+	return t
+}
+
+// The runs of nativeDirect: type and subtype (R0.4, lower-cased by R0.13),
+// parameter names and token values (R0.3), quoted-string contents.
+var (
+	runType   = newRunTable(clsRChar, &foldLower)
+	runToken  = newRunTable(clsTChar, &foldNone)
+	runQuoted = newRunTable(clsQText, &foldNone)
+)
 
 // spanRun returns the end of the longest run of octets at s[i:] whose
 // class has bit.
@@ -272,30 +315,45 @@ func skipWSP(s string, i int) int {
 // whose decoded octets hold no '?' or '#' (see appendDecodedRepair for
 // '%'). Anything else, errors included, gives ok == false.
 func baseDirect(out []byte, raw string) (_ []byte, collapse, ok bool) {
+	out, _, collapse, ok = appendBaseDirect(out, raw, &tabBody, &tabNone)
+	return out, collapse, ok
+}
+
+// subtypeBaseDirect is baseDirect for the base URI of a uri. subtype (K1)
+// that in starts with and that ends at the first octet of in outside
+// RCHAR (R0.4), which it returns.
+func subtypeBaseDirect(out []byte, in string) (_ []byte, end int, collapse, ok bool) {
+	return appendBaseDirect(out, in, &tabBodyRChar, &tabNotRChar)
+}
+
+// appendBaseDirect is baseDirect of raw up to its first octet in stop,
+// with keep the octets of BODY that stop does not hold.
+func appendBaseDirect(out []byte, raw string, keep, stop *byteTable) (_ []byte, end int, collapse, ok bool) {
 	if len(raw) == 0 || !tabAlpha[raw[0]] {
-		return out, false, false
+		return out, 0, false, false
 	}
 	i := 1
 	for i < len(raw) && tabScheme[raw[i]] {
 		i++
 	}
-	if i == len(raw) {
-		return out, false, false
+	if i == len(raw) || stop[raw[i]] {
+		return out, 0, false, false
 	}
 	scheme := raw[:i]
 	if c, next := decodeAt(raw, i); c == ':' {
 		i = next
 	} else {
-		return out, false, false
+		return out, 0, false, false
 	}
 	start := len(out)
 	out = append(appendScheme(out, scheme), ':')
 	bodyStart := len(out)
-	if out, ok = appendDecodedRepair(out, raw[i:], &tabBody, &tabBodyFail); !ok {
-		return out[:start], false, false
+	out, end, ok = appendDecodedRepair(out, raw[i:], keep, &tabBody, &tabBodyFail, stop)
+	if !ok {
+		return out[:start], 0, false, false
 	}
 	if j, _ := badAuthority(out[bodyStart:]); j >= 0 {
-		return out[:start], false, false
+		return out[:start], 0, false, false
 	}
-	return out, asciiEqualFold(scheme, "contenttype"), true
+	return out, i + end, asciiEqualFold(scheme, "contenttype"), true
 }
