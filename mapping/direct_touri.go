@@ -1,6 +1,9 @@
 package mapping
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // toURIDirect is ToURI by a direct path: K3 for a native Content-Type,
 // K1 or K2 for one that wraps a URI. nativeDirect finds a uri. subtype
@@ -11,7 +14,23 @@ func toURIDirect(out []byte, in string, f Option) ([]byte, bool) {
 	if ok || body.typeEnd == 0 {
 		return o, ok
 	}
-	return uriDirect(o[:start], in, f, body)
+	// In K1 what nativeDirect wrote is of no use. In K2 it is kept unless
+	// that could make the buffer grow (outputBuffer sized it for one
+	// result), which would cost an allocation.
+	if body.subEnd == 0 || cap(o)-len(o) < len(in)+len(in)/2+32 {
+		return uriDirect(o[:start], in, f, body, nil)
+	}
+	// K2: the URI goes after what nativeDirect wrote, whose type "/"
+	// subtype, up to the '?' of the first parameter, is the MIME-type
+	// value, encoded already.
+	mime := o[start+len("ContentType:"):]
+	q := bytes.IndexByte(mime, '?') // ENC_U wrote any '?' of the subtype as %3F
+	if q < 0 {
+		return uriDirect(o[:start], in, f, body, nil) // unreachable
+	}
+	mime, mark := mime[:q], len(o)
+	o, ok = uriDirect(o, in, f, body, mime)
+	return o[mark:], ok
 }
 
 // wrappedLabel is what nativeDirect read of a label that wraps a URI,
@@ -95,8 +114,9 @@ func nativeDirect(out []byte, in string, d string) (_ []byte, ok bool, body wrap
 // collapse, and whose other parameter names hold no '%' and are not
 // special: the base URI, each parameter as a query item (in K2 the
 // URI-body's place holds MIME-type), its name and value decoded and
-// repaired, and URI-fragment as the fragment.
-func uriDirect(out []byte, in string, f Option, body wrappedLabel) (_ []byte, ok bool) {
+// repaired, and URI-fragment as the fragment. mime, if not nil, is the
+// MIME-type value (K2) already encoded.
+func uriDirect(out []byte, in string, f Option, body wrappedLabel, mime []byte) (_ []byte, ok bool) {
 	t, s := body.typeEnd, body.subEnd
 	k1 := s == 0
 	var collapse bool
@@ -120,8 +140,12 @@ func uriDirect(out []byte, in string, f Option, body wrappedLabel) (_ []byte, ok
 	for i := s; ; {
 		if i == body.at && !k1 {
 			out = append(append(append(out, sep), nameMIMEType+"="...), d...)
-			out = appendEscapeLower(out, in[:t], setEncU)
-			out = appendEscapeLower(append(out, '/'), in[t+1:s], setEncU)
+			if mime != nil {
+				out = append(out, mime...)
+			} else {
+				out = appendEscapeLower(out, in[:t], setEncU)
+				out = appendEscapeLower(append(out, '/'), in[t+1:s], setEncU)
+			}
 			out = append(out, d...)
 			i, sep = body.end, '&'
 			continue
