@@ -213,13 +213,13 @@ func nextParam(in string, i int) (name, value string, next int, ok bool) {
 // the value without quotes and where it ends.
 func paramValue(in string, i int) (value string, end int, ok bool) {
 	if i < len(in) && in[i] == '"' {
-		e := spanRun(in, i+1, clsQText)
+		e := span(in, i+1, tabQText)
 		if e == len(in) || in[e] != '"' {
 			return "", i, false
 		}
 		return in[i+1 : e], e + 1, true
 	}
-	e := spanRun(in, i, clsTChar)
+	e := span(in, i, tabTChar)
 	return in[i:e], e, e > i
 }
 
