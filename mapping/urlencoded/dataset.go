@@ -50,7 +50,7 @@ func (d DataSet) Lookup(name string) (Pair, bool) {
 // value at all (application/x-www-form-urlencoded parsers skip empty
 // sequences); Validate does not check for them.
 func (d DataSet) Validate() error {
-	if len(d) == 1 && d[0].Name == "" && !d[0].Defined {
+	if len(d) == 1 && d[0] == (Pair{}) {
 		return newError(KindUnencodable, "", 0, 0,
 			`the data set (("", undefined)) has no encoding; it would encode as "", the empty data set`)
 	}

@@ -80,6 +80,13 @@ func TestUndefinedWithValue(t *testing.T) {
 		assert.Contains(t, err.Error(), "pair 1 is undefined", name)
 	}
 	assert.Equal(t, url.Values{"a": {"1"}, "x": {""}}, d.Values())
+
+	// Alone and nameless, it is still the value that is at fault.
+	err := DataSet{{Value: "x"}}.Validate()
+	var e *Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, KindUnencodable, e.Kind)
+	assert.Equal(t, "x", e.Input)
 }
 
 func TestLookup(t *testing.T) {

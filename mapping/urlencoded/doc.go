@@ -40,8 +40,9 @@
 //
 // DataSet.Filter applies the fragment identifier of seed 002 §6, a
 // comma-separated list of names that selects pairs, in time linear in the
-// fragment and memory bounded by the data set, however many names the
-// fragment lists; EncodeFragment writes one.
+// fragment and the data set, and memory bounded by the data set and the
+// longest name, however many names the fragment lists; EncodeFragment
+// writes one.
 //
 // # Charsets
 //

@@ -86,7 +86,7 @@ type Error struct {
 	Kind Kind
 	// Input is the text Offset refers to: the string given to Decode,
 	// DecodeLegacy or Filter, the charset data given to EscapeCharset, or,
-	// for DataSet.Validate, the name or value at fault. For
+	// for DataSet.Validate and EncodeFragment, the name or value at fault. For
 	// KindUnknownCharset it is the charset name, and for KindBadArgument
 	// the argument's value as text.
 	Input string
@@ -94,8 +94,8 @@ type Error struct {
 	// element the error is about.
 	Offset int
 	// Index is the index of the pair (or, for Filter, of the fragment
-	// name) the error is about, and -1 when the error concerns no single
-	// pair.
+	// name, and for EncodeFragment, of the name in its arguments) the
+	// error is about, and -1 when the error concerns no single pair.
 	Index int
 
 	detail string

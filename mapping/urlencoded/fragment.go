@@ -33,8 +33,9 @@ func (d DataSet) Filter(fragment string) (DataSet, error) {
 	}
 	// The fragment is untrusted and may list any number of names: each is
 	// decoded into one reused buffer and only marks the pairs it selects,
-	// so that memory is bounded by d whatever the fragment's length.
-	pairs := newPairIndex(d)
+	// so that memory is bounded by d and the longest name, however many
+	// names there are.
+	pairs := pairIndex{d: d}
 	selected := make([]bool, len(d))
 	n := 0
 	var name []byte
@@ -64,19 +65,19 @@ func (d DataSet) Filter(fragment string) (DataSet, error) {
 }
 
 // pairIndex finds the pairs of a data set by name: by comparing each pair
-// for a small data set, through a map from each name to its first pair
-// and a chain to the next pair of that name otherwise.
+// for the first selectMapMin names looked up, or when the data set is
+// small, and through a map from each name to its first pair and a chain to
+// the next pair of that name otherwise, so that filtering costs
+// O(len(d) + names) for any number of names and a short list builds no map.
 type pairIndex struct {
-	d     DataSet
-	first map[string]int // nil for a small d
-	next  []int          // next[i]: the next pair named d[i].Name, or -1
+	d       DataSet
+	lookups int
+	first   map[string]int // built on the selectMapMin+1st lookup of a large d
+	next    []int          // next[i]: the next pair named d[i].Name, or -1
 }
 
-func newPairIndex(d DataSet) pairIndex {
-	x := pairIndex{d: d}
-	if len(d) < selectMapMin {
-		return x
-	}
+func (x *pairIndex) build() {
+	d := x.d
 	x.first, x.next = make(map[string]int, len(d)), make([]int, len(d))
 	for i := len(d) - 1; i >= 0; i-- {
 		if j, ok := x.first[d[i].Name]; ok {
@@ -86,12 +87,14 @@ func newPairIndex(d DataSet) pairIndex {
 		}
 		x.first[d[i].Name] = i
 	}
-	return x
 }
 
 // mark sets selected[i] for every pair i named name that is not marked
 // yet, and returns how many it marked.
-func (x pairIndex) mark(name []byte, selected []bool) int {
+func (x *pairIndex) mark(name []byte, selected []bool) int {
+	if x.lookups++; x.first == nil && x.lookups > selectMapMin && len(x.d) >= selectMapMin {
+		x.build()
+	}
 	n := 0
 	if x.first == nil {
 		for i, p := range x.d {

@@ -31,8 +31,9 @@ func TestFilter(t *testing.T) {
 	}
 }
 
-// TestFilterIndex: a small data set (pairs compared one by one) and a large
-// one (looked up through pairIndex's map and chains) select the same.
+// TestFilterIndex: a small data set or a short list (pairs compared one by
+// one) and a large data set with a long list (looked up through
+// pairIndex's map and chains, from the ninth name on) select the same.
 func TestFilterIndex(t *testing.T) {
 	small := DataSet{def("a", "1"), undef("b"), def("a", "2"), def("", "3")}
 	require.Less(t, len(small), selectMapMin)
@@ -50,6 +51,8 @@ func TestFilterIndex(t *testing.T) {
 			{"n3,,a,n3", []string{"n3", "", "a"}},
 			{"n%34,zz", []string{"n4", "zz"}},
 			{"zz", nil},
+			{"zz,y,x,w,v,u,t,s,n1,a,n1,n%32,,zz", []string{"n1", "a", "n2", ""}},
+			{"z1,z2,z3,z4,z5,z6,z7,z8,z9", nil},
 		} {
 			got, err := d.Filter(tt.fragment)
 			require.NoError(t, err)

@@ -181,7 +181,7 @@ func FuzzFilter(f *testing.F) {
 	f.Add("a=1;b;a=2;=3;d,;f", "e,,a,%64%2C")
 	f.Add("a=1", "value-of(a)")
 	f.Add("%FF", "%FF")
-	f.Add("a;b;c;d;e;f;g;h;a=2;b=3", "a,h,zz,a,%61") // a map finds the pairs
+	f.Add("a;b;c;d;e;f;g;h;a=2;b=3", "a,h,zz,a,%61,x,y,z,w,b,,c") // a map finds the later names
 	f.Fuzz(func(t *testing.T, query, fragment string) {
 		d, err := Decode(query)
 		if err != nil {
