@@ -33,12 +33,7 @@ func FuzzDirect(f *testing.F) {
 		for _, u := range []string{s, "ContentType:" + s, "ContentType:a/b?" + s, "x:y?" + s, "http://" + s} {
 			for _, f := range []Option{0, NoControlled} {
 				got, ok := toContentTypeDirect(nil, u, f)
-				if !ok {
-					continue
-				}
-				want, err := toContentTypeGeneral(nil, u, f, 0)
-				require.NoError(t, err, "direct path mapped %q (options %d), which the general path refuses", u, f)
-				require.Equal(t, want, string(got), "ToContentType(%q, %d)", u, f)
+				requireGeneralAgrees(t, "ToContentType", u, f, got, ok, toContentTypeGeneral)
 			}
 		}
 		for _, ct := range []string{s, "text/plain; " + s, "a/b;" + s, "a/uri.x%3Ay;" + s, "a/uri." + s, `a/b; URI-body="` + s + `"`, `a/b; c=d; URI-body=` + s} {
@@ -48,12 +43,7 @@ func FuzzDirect(f *testing.F) {
 				var obuf [256]byte
 				for _, out := range [][]byte{outputBuffer(obuf[:0], len(ct)), nil} {
 					got, ok := toURIDirect(out, ct, f)
-					if !ok {
-						continue
-					}
-					want, err := toURIGeneral(nil, ct, f, 0)
-					require.NoError(t, err, "direct path mapped %q (options %d), which the general path refuses", ct, f)
-					require.Equal(t, want, string(got), "ToURI(%q, %d)", ct, f)
+					requireGeneralAgrees(t, "ToURI", ct, f, got, ok, toURIGeneral)
 				}
 			}
 		}
@@ -69,6 +59,19 @@ func FuzzDirect(f *testing.F) {
 			require.Equal(t, wantCollapse, collapse, "K6 of %q", s)
 		}
 	})
+}
+
+// requireGeneralAgrees fails unless a result the direct path took (ok) is
+// what general, the rule-by-rule path of the same direction, gives.
+func requireGeneralAgrees(t *testing.T, what, in string, f Option, got []byte, ok bool,
+	general func([]byte, string, Option, int) (string, error)) {
+	t.Helper()
+	if !ok {
+		return
+	}
+	want, err := general(nil, in, f, 0)
+	require.NoError(t, err, "direct path mapped %q (options %d), which the general path refuses", in, f)
+	require.Equal(t, want, string(got), "%s(%q, %d)", what, in, f)
 }
 
 func TestDirectPathsTaken(t *testing.T) {
