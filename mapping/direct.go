@@ -12,11 +12,14 @@ package mapping
 // speed, never behaviour; FuzzDirect holds them to the general path and
 // FuzzReference holds both to an independent implementation of SPEC.
 
+// The octets of BODY that RCHAR also holds.
+var setBodyRChar = setBody.intersect(setRChar)
+
 // Octets the direct paths copy as they are.
 var (
 	// A ContentType: body: lower-case RCHAR that a URI body holds as it
 	// is (R1.2, U7): letters, digits and - . _ ~ ! $ & ' * +.
-	tabDirectType = *setRChar.intersect(setBody).Without("%ABCDEFGHIJKLMNOPQRSTUVWXYZ").table()
+	tabDirectType = *setBodyRChar.Without("%ABCDEFGHIJKLMNOPQRSTUVWXYZ").table()
 	// A query name: TCHAR that a query name holds as it is (R1.4, U8).
 	tabDirectName = *setTChar.intersect(setQueryName).Without("%").table()
 )
@@ -34,7 +37,7 @@ var (
 	tabBodyFail = *NewByteSet("?#").table()
 	// A uri. subtype (K1) ends at the first octet outside RCHAR; until
 	// then the octets of BODY in RCHAR are kept.
-	tabBodyRChar = *setBody.intersect(setRChar).table()
+	tabBodyRChar = *setBodyRChar.table()
 	tabNotRChar  = func() (t byteTable) {
 		for c := range t {
 			t[c] = !tabRChar[c]
