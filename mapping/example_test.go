@@ -200,6 +200,43 @@ func ExampleRepair() {
 	// Output: a%20b%20c%25zz
 }
 
+// The Append forms write into a caller's buffer, so that building a URI
+// component by component allocates once, or not at all into a reused
+// buffer.
+func ExampleAppendEscape() {
+	buf := []byte("http://example.test/search?q=")
+	buf = mapping.AppendEscape(buf, "a&b c", mapping.QueryValueChars)
+	buf = append(buf, "&lang="...)
+	buf = mapping.AppendEscape(buf, "fr-CA", mapping.QueryValueChars)
+	fmt.Println(string(buf))
+	// Output: http://example.test/search?q=a%26b%20c&lang=fr-CA
+}
+
+func ExampleAppendUnescape() {
+	buf := mapping.AppendUnescape([]byte("subject: "), "caf%C3%A9%20au%20lait")
+	fmt.Println(string(buf))
+	// Output: subject: café au lait
+}
+
+func ExampleAppendRepair() {
+	buf := mapping.AppendRepair([]byte("#"), "a b%20c%zz", mapping.FragmentChars)
+	fmt.Println(string(buf))
+	// Output: #a%20b%20c%25zz
+}
+
+// KindOf names the failure without a type assertion, for a log line or a
+// switch over the kinds.
+func ExampleKindOf() {
+	_, err := mapping.ToContentType("ContentType:text/plain%0D%0ASet-Cookie:x")
+	switch mapping.KindOf(err) {
+	case mapping.KindCTL:
+		fmt.Println("refused:", mapping.KindOf(err))
+	case 0:
+		fmt.Println("mapped")
+	}
+	// Output: refused: ctl
+}
+
 func ExampleError() {
 	_, err := mapping.ToContentType("ContentType:text/plain%3B%20evil%3D1")
 	var e *mapping.Error
