@@ -14,7 +14,7 @@ import (
 func runMailCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errs bytes.Buffer
-	code = run(append([]string{"mail"}, args...), strings.NewReader(stdin), &out, &errs)
+	code = run(append([]string{"-mail"}, args...), strings.NewReader(stdin), &out, &errs)
 	return code, out.String(), errs.String()
 }
 
@@ -38,7 +38,7 @@ func TestMailCommand(t *testing.T) {
 		{"back from a file", "", []string{"-to", "ct", file}, 0, canonical, ""},
 		{"canonical", msg, []string{"-to", "canonical"}, 0, canonical, ""},
 		{"strict parsing refuses unquoted values", "Content-Type: text/plain; name=a@b.txt\r\n\r\nx", []string{"-strict-parsing"}, 1, "Content-Type: text/plain; name=a@b.txt\r\n\r\nx", "top: mapping"},
-		{"a problem", "Content-Type: text\r\n\r\nx", nil, 1, "Content-Type: text\r\n\r\nx", "cturi mail: offset 0: mailhdr: top: mapping"},
+		{"a problem", "Content-Type: text\r\n\r\nx", nil, 1, "Content-Type: text\r\n\r\nx", "cturi -mail: offset 0: mailhdr: top: mapping"},
 		{"bad direction", msg, []string{"-to", "auto"}, 2, "", "unknown target"},
 		{"two files", msg, []string{file, file}, 2, "", "at most one FILE"},
 		{"missing file", "", []string{filepath.Join(t.TempDir(), "none.eml")}, 1, "", "no such file"},
@@ -61,12 +61,12 @@ func TestMailCommand(t *testing.T) {
 func TestMailHelp(t *testing.T) {
 	code, stdout, stderr := runMailCmd(t, "", "-h")
 	assert.Equal(t, 0, code)
-	assert.Contains(t, stdout, "Usage: cturi mail")
+	assert.Contains(t, stdout, "Usage: cturi -mail")
 	assert.Contains(t, stdout, "-to string")
 	assert.Empty(t, stderr)
 
-	// The main usage lists the subcommand.
+	// The main usage names the mode.
 	var out bytes.Buffer
 	assert.Equal(t, 0, run([]string{"-h"}, strings.NewReader(""), &out, &out))
-	assert.Contains(t, out.String(), "  mail\n")
+	assert.Contains(t, out.String(), "cturi -mail [-to uri|ct|canonical]")
 }

@@ -4,10 +4,13 @@
 // Usage:
 //
 //	cturi [-to uri|ct|auto] [-strict-uri] [-lenient] [-json] [VALUE...]
+//	cturi -mail [-to uri|ct|canonical] [...] [FILE]
 //
 // Each VALUE, or each line of standard input when there is none, is mapped
 // and printed on one line of standard output: the mapped value, or
-// ERROR:<kind> with the SPEC error kind. Run cturi -h for the details.
+// ERROR:<kind> with the SPEC error kind. With -mail as its first argument
+// it rewrites the Content-Type fields of a MIME message instead. Run
+// cturi -h for the details.
 package main
 
 import (
@@ -17,17 +20,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"slices"
 )
-
-// subcommand runs one cturi subcommand and returns the exit status.
-type subcommand func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
-
-// subcommands maps the first argument to a subcommand; files other than
-// this one register theirs in init.
-var subcommands = map[string]subcommand{}
 
 // Exit statuses of the mapping command.
 const (
@@ -42,10 +36,10 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		if sub, ok := subcommands[args[0]]; ok {
-			return sub(args[1:], stdin, stdout, stderr)
-		}
+	// A flag rather than a subcommand word, so that every VALUE, "mail"
+	// included, is mapped as the command's contract says.
+	if len(args) > 0 && (args[0] == "-mail" || args[0] == "--mail") {
+		return runMail(args[1:], stdin, stdout, stderr)
 	}
 	fs := flag.NewFlagSet("cturi", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -53,6 +47,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	strict := fs.Bool("strict-uri", false, "write query-value delimiters as %22 (strict RFC 3986 URIs)")
 	lenient := fs.Bool("lenient", false, "accept unquoted parameter values as mail software writes them")
 	asJSON := fs.Bool("json", false, "print one JSON object per value")
+	mail := fs.Bool("mail", false, "as the first argument: rewrite the Content-Type fields of a mail message instead (cturi -mail -h)")
 	fs.Usage = func() {} // printed below: to stdout for -h, else to stderr
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -63,6 +58,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	m, err := newMapper(*to, *strict, *lenient)
+	if err == nil && *mail {
+		err = errors.New("-mail must be the first argument")
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "cturi: %v\n", err)
 		usage(stderr, fs)
@@ -154,7 +152,7 @@ func eachLine(r io.Reader, flush func() error, fn func(n int, line string, tooLo
 
 func usage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprint(w, `Usage: cturi [-to uri|ct|auto] [-strict-uri] [-lenient] [-json] [VALUE...]
-       cturi SUBCOMMAND ...
+       cturi -mail [-to uri|ct|canonical] [...] [FILE]
 
 Maps MIME Content-Types to URIs and URIs to Content-Types
 (draft-eastlake-cturi, as the cturi SPEC resolves it).
@@ -170,8 +168,9 @@ A value longer than 16 MiB is not mapped (syntax, or invalid-uri with -to ct).
 Output is buffered, but each answer is written before cturi waits for more
 input, so a program can feed it one line at a time.
 
-A first argument that names a subcommand (listed below) runs it; put --
-before a VALUE that could be one: cturi -- mail.
+Put -- before a VALUE that starts with '-': cturi -- -x/y. With -mail as
+the first argument, cturi rewrites the Content-Type fields of a MIME
+message instead: run cturi -mail -h for that.
 
 Exit status: 0 if every value mapped, 1 if any failed, 2 for a usage error.
 
@@ -186,7 +185,10 @@ maps to a Content-Type; anything else is a Content-Type and maps to a URI.
 With -json, each line is instead an object with the fields input,
 direction (to-uri or to-ct), output, kind (empty on success) and error
 (the message, empty on success). For a value over 16 MiB, input holds its
-first 64 bytes followed by "...".
+first 64 bytes (fewer, to end on a whole UTF-8 character) followed by
+"...". JSON strings are Unicode, so in input an octet that is not part of
+valid UTF-8 shows as U+FFFD; such a value never maps (bad-utf8, syntax or
+invalid-uri), and the message on standard error quotes it exactly (\xff).
 
 Examples (draft §2.2 and §3.1):
 
@@ -196,10 +198,4 @@ Examples (draft §2.2 and §3.1):
   $ cturi 'mailto:U@example.net?subject="misc"&body="line1%0D%0Aline2"'
   application/uri.mailto%3AU%40example.net; subject="misc"; body="line1%250D%250Aline2"
 `)
-	if len(subcommands) > 0 {
-		fmt.Fprint(w, "\nSubcommands (run cturi SUBCOMMAND -h):\n")
-		for _, name := range slices.Sorted(maps.Keys(subcommands)) {
-			fmt.Fprintf(w, "  %s\n", name)
-		}
-	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -40,7 +41,10 @@ func TestCLI(t *testing.T) {
 		{"a final CR without LF is a line ending too", nil, "image/JPEG\r", "ContentType:image/jpeg\n", "", exitOK},
 		{"a lone CR is an empty value", nil, "\r", "ERROR:syntax\n", `line 1: ""`, exitFailed},
 		{"a CR inside a value stays", nil, "image/JPEG\rx\n", "ERROR:ctl\n", "0x0D", exitFailed},
-		{"a value that names a subcommand, after --", []string{"--", "mail"}, "", "ERROR:syntax\n", `"mail"`, exitFailed},
+		{"the word mail is a value", []string{"mail"}, "", "ERROR:syntax\n", `"mail"`, exitFailed},
+		{"mail on standard input", nil, "mail\n", "ERROR:syntax\n", `line 1: "mail"`, exitFailed},
+		{"a value starting with '-', after --", []string{"--", "-x/y"}, "", "ContentType:-x/y\n", "", exitOK},
+		{"-mail after the first argument", []string{"-json", "-mail"}, "", "", "-mail must be the first argument", exitUsage},
 		{"empty stdin", nil, "", "", "", exitOK},
 		{"an empty line is a value", nil, "\n", "ERROR:syntax\n", `line 1: ""`, exitFailed},
 		{"failure in the middle", nil, "image/JPEG\ntext\nhttp://x/a b\nimage/png\n",
@@ -90,6 +94,25 @@ func TestCLIJSON(t *testing.T) {
 	assert.Contains(t, lines[0], `"output":`)
 	assert.Contains(t, lines[0], `"kind":""`)
 	assert.Contains(t, lines[0], `"error":""`)
+}
+
+// JSON strings hold Unicode only: a value that is not UTF-8 shows as
+// U+FFFD in input, fails, and is quoted exactly on standard error; the cut
+// of an over-long value ends on a whole character.
+func TestCLIJSONInvalidUTF8(t *testing.T) {
+	out, errs, code := runCLI(t, "text/plain; a=\"\xff\"\n", "-json")
+	assert.Equal(t, exitFailed, code)
+	var r result
+	require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+	assert.Equal(t, result{Input: "text/plain; a=\"\uFFFD\"", Direction: "to-uri", Kind: "bad-utf8", Error: "mapping: invalid UTF-8 at offset 15"}, r)
+	assert.Contains(t, errs, `"text/plain; a=\"\xff\""`)
+
+	m, err := newMapper("auto", false, false)
+	require.NoError(t, err)
+	long := "text/plain; a=\"" + strings.Repeat("x", 48) + strings.Repeat("é", 10) // é straddles octet 64
+	got := m.tooLong(long).Input
+	assert.True(t, utf8.ValidString(got), "%q", got)
+	assert.Equal(t, long[:63]+"...", got)
 }
 
 // TestHelpExamples runs the examples that -h shows and checks their output.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"github.com/cturi/cturi/mapping"
 )
@@ -75,8 +76,12 @@ func (m *mapper) tooLong(v string) result {
 	if dir == mapping.DirectionToContentType {
 		kind = mapping.KindInvalidURI
 	}
+	cut := min(len(v), 64)
+	for cut > 0 && cut < len(v) && !utf8.RuneStart(v[cut]) {
+		cut-- // whole characters only, which JSON can show as they are
+	}
 	return result{
-		Input:     v[:min(len(v), 64)] + "...",
+		Input:     v[:cut] + "...",
 		Direction: dir.String(),
 		Kind:      kind.String(),
 		Error:     fmt.Sprintf("value longer than %d bytes, not mapped", maxLineSize),
