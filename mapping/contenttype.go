@@ -337,7 +337,7 @@ func (p *ctParser) syntax(want string) *Error {
 	if p.i >= p.hi {
 		return newError(KindSyntax, p.s, p.i, "expected %s at offset %d, found the end", want, p.i)
 	}
-	return newError(KindSyntax, p.s, p.i, "expected %s at offset %d, found %q", want, p.i, p.s[p.i])
+	return newError(KindSyntax, p.s, p.i, "expected %s at offset %d, found %s", want, p.i, showOctet(p.s[p.i]))
 }
 
 // run advances over the longest run of octets in set and returns the end.

@@ -3,6 +3,7 @@ package mapping
 import (
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // Kind is the kind of a mapping error, one of the twelve of SPEC.md R0.16.
@@ -145,4 +146,14 @@ func KindOf(err error) Kind {
 		}
 	}
 	return 0
+}
+
+// showOctet names c in a message: quoted if it is printable ASCII, else by
+// its value, since %q would show an octet of 0x80 or more as the Latin-1
+// character it is not (0xC3 as 'Ã'), and a control character as an escape.
+func showOctet(c byte) string {
+	if c >= 0x20 && c < 0x7F {
+		return strconv.QuoteRune(rune(c))
+	}
+	return fmt.Sprintf("0x%02X", c)
 }

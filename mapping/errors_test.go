@@ -24,6 +24,8 @@ func TestErrorKinds(t *testing.T) {
 	}{
 		{"syntax: no subtype", true, "text", nil, KindSyntax, 4, "expected '/' after the type at offset 4, found the end"},
 		{"syntax: '=' in token", true, "text/plain; a=b=c", nil, KindSyntax, 15, `expected ';' or the end at offset 15, found '='`},
+		{"syntax: a non-ASCII octet is named by its value", true, "text/plain; a=\xc3\xa9", nil, KindSyntax, 14, "expected a parameter value at offset 14, found 0xC3"},
+		{"syntax: a control character is quoted", true, "text/plain; a=\x01", nil, KindCTL, 14, "0x01"},
 		{"syntax: unbalanced comment", true, "text/plain (unbalanced", nil, KindSyntax, 11, "unbalanced comment starting at offset 11"},
 		{"syntax: unterminated quote", true, `text/plain; a="x`, nil, KindSyntax, 14, "unterminated quoted-string starting at offset 14"},
 		{"syntax: prefix", true, "Content-Type: text/plain", nil, KindSyntax, 12, "expected '/' after the type"},
@@ -65,6 +67,7 @@ func TestErrorKinds(t *testing.T) {
 		{"bad-mime-type: injected parameter", false, "ContentType:text/plain%3B%20evil%3D1", nil, KindBadMIMEType, 22, "offending octet at offset 22"},
 		{"bad-mime-type: MIME-type value", false, "http://x?MIME-type=textplain", nil, KindBadMIMEType, 28, `MIME-type "textplain" is not a media type`},
 		{"bad-param-name", false, "ContentType:text/plain?a%3Bb=1", nil, KindBadParamName, 24, `decoded parameter name "a;b" is not a token; octet ';' at offset 24`},
+		{"bad-param-name: a non-ASCII octet is named by its value", false, "ContentType:text/plain?a%C3%A9=1", nil, KindBadParamName, 24, `decoded parameter name "aé" is not a token; octet 0xC3 at offset 24`},
 		{"bad-uri-body: fragment", true, "application/uri.http%3A%2F%2Fx%23f", nil, KindBadURIBody, 30, "'#' in the decoded URI at offset 30"},
 		{"bad-uri-body: query with parameters", true, `application/uri.x%3Ay%3Fflag; a="1"`, nil, KindBadURIBody, 21, "'?' in the decoded URI at offset 21"},
 		{"nested: URI-body names ContentType:", true, `text/plain; URI-body="ContentType:a/b"`, nil, KindNested, 22, "names a ContentType: URI"},

@@ -177,7 +177,7 @@ func (m *ctMapper) decodedName(out []byte, it uriItem) ([]byte, *Error) {
 		out = append(out, c)
 	}
 	if bad >= 0 {
-		return nil, sc.errAt(KindBadParamName, it.nameLo+bad, "decoded parameter name %q is not a token; octet %q at offset %d", Unescape(name), Unescape(name[bad:])[0])
+		return nil, sc.errAt(KindBadParamName, it.nameLo+bad, "decoded parameter name %q is not a token; octet %s at offset %d", Unescape(name), showOctet(Unescape(name[bad:])[0]))
 	}
 	if n := out[start:]; asciiEqualFold(n, foldURIBody) || asciiEqualFold(n, foldURIFragment) {
 		return nil, sc.errAt(KindReservedParam, it.nameLo, "query item %q at offset %d decodes to a special Content-Type parameter", name)

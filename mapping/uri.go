@@ -373,7 +373,7 @@ func (sc *uriScan) invalid(off int, where string) *Error {
 	if c == '%' {
 		return sc.errAt(KindInvalidURI, off, "'%%' not followed by two hex digits in "+where+" at offset %d")
 	}
-	return sc.errAt(KindInvalidURI, off, "%q not allowed in "+where+" at offset %d", c)
+	return sc.errAt(KindInvalidURI, off, "%s not allowed in "+where+" at offset %d", showOctet(c))
 }
 
 // query applies U8 and U9 to the query s[lo:hi]. One walk over the
