@@ -26,8 +26,9 @@
 // ParseForm and ParseMultipartForm see a real Content-Type. The caller's
 // *http.Request is never modified: when the label changes, the handler
 // gets a shallow copy (Request.WithContext) with a clone of the Header
-// made as Header.Clone makes it, and RequestLabels reports the original
-// and mapped label from the request context. A label that cannot be
+// made as Header.Clone makes it, and RequestLabels (or LabelsFromContext,
+// given only the context) reports the original and mapped label from the
+// request context. A label that cannot be
 // mapped is answered with 415 Unsupported Media Type and a plain-text body
 // naming the SPEC error kind, or passed through unchanged
 // (Options.Unmappable). With
@@ -46,12 +47,21 @@
 // and do not count. The writer given to the handler has exactly the
 // optional interfaces of the writer it wraps among http.Flusher,
 // http.Hijacker, io.ReaderFrom and http.Pusher, plus Unwrap for
-// http.ResponseController. A nil Content-Type slice, which tells net/http
-// not to sniff, is never replaced; a slice the middleware did not create
-// is never written into (it installs a new one). The writer is recycled
-// once the handler returns, as net/http forbids using it after that;
+// http.ResponseController; it also always has WriteString and FlushError
+// (which returns http.ErrNotSupported when the wrapped writer cannot
+// flush), which change no behaviour. A nil Content-Type slice, which tells
+// net/http not to sniff, is never replaced; a slice the middleware did not
+// create is never written into (it installs a new one). The writer is
+// recycled once the handler returns, as net/http forbids using it after
+// that: a late call fails with ErrAfterReturn until another request takes
+// the writer, and then reaches that request's response.
 // Options.FreshWriters gives each request its own, for handlers that may
 // not keep that rule.
+//
+// On both sides the label is the field under the canonical key
+// "Content-Type", where http.Header's methods and net/http's server put
+// it; a field a handler stores under another spelling ("content-type") is
+// not seen, as Header.Get and net/http's own sniffing do not see it.
 //
 // # Security (draft §6)
 //

@@ -23,6 +23,12 @@ var (
 	// header field value. The mapping guarantees this cannot happen; the
 	// middleware checks it anyway, before anything reaches a header.
 	ErrInvalidHeaderValue = errors.New("middleware: mapped label is not a valid header value")
+
+	// ErrAfterReturn is what a response writer returns when it is used after
+	// its handler returned, which net/http forbids ("A ResponseWriter may not
+	// be used after the Handler.ServeHTTP method has returned"), while the
+	// middleware holds it for reuse. See Options.FreshWriters.
+	ErrAfterReturn = errors.New("middleware: ResponseWriter used after its handler returned")
 )
 
 // Side says which message of an exchange a label belongs to.

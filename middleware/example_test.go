@@ -1,6 +1,7 @@
 package middleware_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -76,6 +77,22 @@ func ExampleRequestLabels() {
 	// true
 	// text/plain; charset=us-ascii
 	// ContentType:text/plain?charset="us-ascii"
+}
+
+// Code below the handler that holds only the request's context reads the
+// labels from it.
+func ExampleLabelsFromContext() {
+	audit := func(ctx context.Context) {
+		if l, ok := middleware.LabelsFromContext(ctx); ok {
+			fmt.Printf("client sent %q, handler saw %q\n", l.Original, l.Mapped)
+		}
+	}
+	h := middleware.Rewrite(middleware.Options{})(
+		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { audit(r.Context()) }))
+	r := httptest.NewRequest(http.MethodPost, "/", nil)
+	r.Header.Set("Content-Type", "http://example.com/tag42")
+	h.ServeHTTP(httptest.NewRecorder(), r)
+	// Output: client sent "http://example.com/tag42", handler saw "application/uri.http%3A%2F%2Fexample.com%2Ftag42"
 }
 
 // A reverse proxy in front of a backend that speaks URI labels.

@@ -23,11 +23,23 @@ type Labels struct {
 // label as it was, or r did not pass through it, ok is false and both
 // labels are r's Content-Type field as it stands.
 func RequestLabels(r *http.Request) (l Labels, ok bool) {
-	if p, ok := r.Context().Value(labelsKey{}).(*Labels); ok {
-		return *p, true
+	if l, ok := LabelsFromContext(r.Context()); ok {
+		return l, true
 	}
 	ct := r.Header.Get("Content-Type")
 	return Labels{Original: ct, Mapped: ct}, false
+}
+
+// LabelsFromContext is RequestLabels for code that holds only a request's
+// context, or one derived from it (a database call, a goroutine the
+// handler started): it returns the labels and true when the middleware
+// changed the request's label or could not map it, and zero Labels and
+// false otherwise.
+func LabelsFromContext(ctx context.Context) (l Labels, ok bool) {
+	if p, ok := ctx.Value(labelsKey{}).(*Labels); ok {
+		return *p, true
+	}
+	return Labels{}, false
 }
 
 type labelsKey struct{}

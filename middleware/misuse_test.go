@@ -2,9 +2,11 @@ package middleware
 
 import (
 	"bytes"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -42,6 +44,32 @@ func TestUnsupportedFlushKeepsTheRewrite(t *testing.T) {
 	})).ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/", nil))
 	assert.ErrorIs(t, flushErr, http.ErrNotSupported)
 	assert.Equal(t, []string{ctLabel}, w.sent)
+}
+
+// A probe that finds the writer cannot flush maps the label, and the field
+// it leaves is not mapped again when the header goes out: an unmappable
+// label is reported once, not once per attempt.
+func TestUnsupportedFlushReportsOnce(t *testing.T) {
+	for _, tt := range []struct {
+		name, label, sent string
+		reports           int
+	}{
+		{"unmappable", "ContentType:text", "ContentType:text", 1},
+		{"mapped", uriLabel, ctLabel, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			w := &minimalWriter{h: http.Header{}}
+			reports := 0
+			opts := Options{Unmappable: PassThrough, OnError: func(*http.Request, error) { reports++ }}
+			Rewrite(opts)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", tt.label)
+				assert.ErrorIs(t, http.NewResponseController(w).Flush(), http.ErrNotSupported)
+				_, _ = w.Write([]byte("x"))
+			})).ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/", nil))
+			assert.Equal(t, []string{tt.sent}, w.sent)
+			assert.Equal(t, tt.reports, reports)
+		})
+	}
 }
 
 // A supported flush sends the header: the label is rewritten once, before
@@ -102,6 +130,37 @@ func TestFreshWritersIsolateALeakedWriter(t *testing.T) {
 	assert.Equal(t, "B", recB.Body.String())
 	assert.Empty(t, recB.Header().Get("X-From-A"))
 	assert.Equal(t, "A;", recA.Body.String(), "the late write went to its own request's writer")
+}
+
+// Without FreshWriters, a writer kept past its handler's return and used
+// before another request takes it from the pool fails with ErrAfterReturn
+// through every view, and panics nowhere.
+func TestRecycledWriterFailsAfterReturn(t *testing.T) {
+	var leaked http.ResponseWriter
+	fw := &fullWriter{recordingWriter: newRecordingWriter()}
+	Rewrite(Options{})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		leaked = w
+	})).ServeHTTP(fw, httptest.NewRequest(http.MethodGet, "/", nil))
+	calls := len(fw.calls)
+
+	require.NotPanics(t, func() {
+		leaked.Header().Set("Content-Type", uriLabel)
+		leaked.WriteHeader(http.StatusTeapot)
+		_, err := leaked.Write([]byte("late"))
+		assert.ErrorIs(t, err, ErrAfterReturn)
+		_, err = io.WriteString(leaked, "late")
+		assert.ErrorIs(t, err, ErrAfterReturn)
+		assert.ErrorIs(t, http.NewResponseController(leaked).Flush(), ErrAfterReturn)
+		leaked.(http.Flusher).Flush()
+		_, err = leaked.(io.ReaderFrom).ReadFrom(strings.NewReader("late"))
+		assert.ErrorIs(t, err, ErrAfterReturn)
+		_, _, err = leaked.(http.Hijacker).Hijack()
+		assert.ErrorIs(t, err, ErrAfterReturn)
+		assert.ErrorIs(t, leaked.(http.Pusher).Push("/x", nil), ErrAfterReturn)
+	})
+	assert.Len(t, fw.calls, calls, "nothing reached the request's writer")
+	assert.Empty(t, fw.body.String())
+	assert.Empty(t, fw.h.Get("Content-Type"))
 }
 
 // FreshWriters costs one allocation per request; recycling, none. (Under

@@ -18,6 +18,10 @@ type responseWriter struct {
 	rw   *rewriter
 	r    *http.Request // for OnError
 	done bool          // the label was rewritten or can no longer matter
+	// probed is the Content-Type field a flush that could not be done
+	// left behind, and probedLabel its first value (see FlushError).
+	probed      []string
+	probedLabel string
 }
 
 // writerPool recycles responseWriters, so that a request with nothing to
@@ -49,7 +53,10 @@ func (x *responseWriter) finish() {
 	if x.rw.freshWriters {
 		return
 	}
-	*x = responseWriter{}
+	// Until a request takes x from the pool, a call through a writer kept
+	// past its handler's return gets ErrAfterReturn instead of a nil
+	// dereference; after that, FreshWriters is what isolates requests.
+	*x = responseWriter{w: afterReturn{}, done: true}
 	writerPool.Put(x)
 }
 
@@ -59,7 +66,13 @@ func (x *responseWriter) finish() {
 // written into). A label that cannot be mapped goes out unchanged.
 func (x *responseWriter) rewrite() {
 	x.done = true
-	_ = x.rw.rewriteHeader(x.r, x.w.Header(), SideResponse, x.rw.response)
+	h := x.w.Header()
+	if x.probed != nil {
+		if v := h["Content-Type"]; len(v) == len(x.probed) && &v[0] == &x.probed[0] && v[0] == x.probedLabel {
+			return // the field is as the probe's rewrite left it
+		}
+	}
+	_ = x.rw.rewriteHeader(x.r, h, SideResponse, x.rw.response)
 }
 
 // Header returns the underlying writer's header.
@@ -104,6 +117,8 @@ func (x *responseWriter) WriteString(s string) (int, error) {
 // its own Unwrap chain. A flush that is not supported sends nothing, so
 // the label is rewritten again when the header does go out: a handler
 // that probes for flushing and then sets its label still has it mapped.
+// A field the handler has not touched since the probe is not mapped
+// again, so an unmappable label is reported once.
 func (x *responseWriter) FlushError() error {
 	first := !x.done
 	if first {
@@ -112,6 +127,9 @@ func (x *responseWriter) FlushError() error {
 	err := http.NewResponseController(x.w).Flush()
 	if first && errors.Is(err, http.ErrNotSupported) {
 		x.done = false
+		if v := x.w.Header()["Content-Type"]; len(v) > 0 {
+			x.probed, x.probedLabel = v, v[0]
+		}
 	}
 	return err
 }
@@ -147,4 +165,19 @@ func (x *responseWriter) readFrom(src io.Reader) (int64, error) {
 // this response's, so nothing is rewritten.
 func (x *responseWriter) push(target string, opts *http.PushOptions) error {
 	return x.w.(http.Pusher).Push(target, opts)
+}
+
+// afterReturn is the writer behind a recycled responseWriter: every view
+// of it stays callable, and whatever it is asked to send fails.
+type afterReturn struct{}
+
+func (afterReturn) Header() http.Header                  { return http.Header{} }
+func (afterReturn) WriteHeader(int)                      {}
+func (afterReturn) Write([]byte) (int, error)            { return 0, ErrAfterReturn }
+func (afterReturn) FlushError() error                    { return ErrAfterReturn }
+func (afterReturn) Flush()                               {}
+func (afterReturn) ReadFrom(io.Reader) (int64, error)    { return 0, ErrAfterReturn }
+func (afterReturn) Push(string, *http.PushOptions) error { return ErrAfterReturn }
+func (afterReturn) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	return nil, nil, ErrAfterReturn
 }

@@ -145,6 +145,30 @@ func TestRequestLabelsWithoutMiddleware(t *testing.T) {
 	assert.Equal(t, Labels{Original: "text/plain", Mapped: "text/plain"}, l)
 }
 
+// LabelsFromContext finds the labels in the request's context and in
+// contexts derived from it, and nothing in a context the middleware did not
+// make.
+func TestLabelsFromContext(t *testing.T) {
+	r := httptest.NewRequest(http.MethodPost, "/", nil)
+	r.Header.Set("Content-Type", uriLabel)
+	var got []Labels
+	Rewrite(Options{})(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		for _, c := range []context.Context{r.Context(), ctx} {
+			l, ok := LabelsFromContext(c)
+			require.True(t, ok)
+			got = append(got, l)
+		}
+	})).ServeHTTP(httptest.NewRecorder(), r)
+	want := Labels{Original: uriLabel, Mapped: ctLabel}
+	assert.Equal(t, []Labels{want, want}, got)
+
+	l, ok := LabelsFromContext(context.Background())
+	assert.False(t, ok)
+	assert.Equal(t, Labels{}, l)
+}
+
 func TestLabelsContextKeepsParent(t *testing.T) {
 	type key struct{}
 	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), key{}, "v"))
