@@ -1,6 +1,7 @@
 package mailhdr
 
 import (
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -59,16 +60,64 @@ func TestDeepNesting(t *testing.T) {
 }
 
 // TestDeepNestingClosedByOutermost: one close delimiter closes 5000 open
-// multiparts; the report counts every one and lists up to MaxProblems.
+// multiparts; the report counts every one and lists up to MaxProblems,
+// and no more than MaxReportBytes hold: each of these problems has a path
+// thousands of parts deep.
 func TestDeepNestingClosedByOutermost(t *testing.T) {
 	const depth = 5000
 	msg := nested(depth, false)
-	out, rep := rewriteBytes(t, []byte(msg), Options{MaxDepth: -1, To: ToContentType})
+	out, rep := rewriteBytes(t, []byte(msg), Options{MaxDepth: -1, To: ToContentType, MaxReportBytes: -1})
 	assert.Equal(t, msg, string(out))
 	assert.Len(t, rep.Problems, DefaultMaxProblems)
 	assert.Equal(t, depth-1, len(rep.Problems)+rep.Omitted)
 	for _, p := range rep.Problems {
 		require.Equal(t, KindMissingDelimiter, p.Kind)
+	}
+
+	_, rep = rewriteBytes(t, []byte(msg), Options{MaxDepth: -1, To: ToContentType})
+	assert.Equal(t, depth-1, len(rep.Problems)+rep.Omitted)
+	assert.NotEmpty(t, rep.Problems)
+	assert.Less(t, len(rep.Problems), DefaultMaxProblems)
+	assertReportWithin(t, &rep, DefaultMaxReportBytes)
+}
+
+// assertReportWithin checks that the problems rep lists hold at most max
+// bytes, counting every path element and string they hold.
+func assertReportWithin(t *testing.T, rep *Report, max int) {
+	t.Helper()
+	total := 0
+	for i := range rep.Problems {
+		p := &rep.Problems[i]
+		total += len(p.Path)*8 + len(p.Detail)
+		if p.Err != nil {
+			total += len(p.Err.Error())
+			var me *mapping.Error
+			if errors.As(p.Err, &me) {
+				total += len(me.Input)
+			}
+		}
+	}
+	assert.LessOrEqual(t, total, max)
+}
+
+// TestReportMemoryBounded: a streamed message of many parts whose labels
+// are long and unmappable lists problems only while they fit in
+// MaxReportBytes, and counts the rest.
+func TestReportMemoryBounded(t *testing.T) {
+	label := "text " + strings.Repeat("y", 90<<10) // no '/': syntax
+	var b strings.Builder
+	b.WriteString("Content-Type: multipart/mixed; boundary=b\r\n\r\n")
+	const parts = 200
+	for range parts {
+		b.WriteString("--b\r\nContent-Type: " + label + "\r\n\r\nx\r\n")
+	}
+	b.WriteString("--b--\r\n")
+	_, rep := rewriteBytes(t, []byte(b.String()), Options{})
+	assert.Equal(t, parts, len(rep.Problems)+rep.Omitted)
+	assert.Less(t, len(rep.Problems), 12, "about 1 MiB of 90 KiB labels")
+	assertReportWithin(t, &rep, DefaultMaxReportBytes)
+	for _, p := range rep.Problems {
+		require.Equal(t, KindMapping, p.Kind)
 	}
 }
 
@@ -88,7 +137,7 @@ func TestDeepMessageChain(t *testing.T) {
 	}
 	b.WriteString("--in--\r\n--top--\r\n")
 	msg := b.String()
-	out, rep := rewriteBytes(t, []byte(msg), Options{MaxDepth: -1, MaxProblems: -1})
+	out, rep := rewriteBytes(t, []byte(msg), Options{MaxDepth: -1, MaxProblems: -1, MaxReportBytes: -1})
 	assert.Equal(t, 1+depth+1+2000, rep.Rewritten)
 	assert.Equal(t, 2000, len(rep.Problems), "one bad-delimiter per part")
 	for _, p := range rep.Problems {

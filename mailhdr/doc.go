@@ -38,8 +38,9 @@
 // sense of is copied as it is, and the Report lists each Content-Type
 // that was not rewritten and each part passed through unexamined, with
 // its Path and Kind. Options bound the header block (1 MiB), one held
-// field (100 KiB) and the nesting depth (100); past a limit the rest of
-// the entity is copied unexamined, and the Report says so.
+// field (100 KiB), the nesting depth (100) and the Report (1,000
+// problems holding at most 1 MiB, the others only counted); past a limit
+// the rest of the entity is copied unexamined, and the Report says so.
 //
 // # go-message
 //

@@ -51,12 +51,15 @@ func (fr *fieldRewriter) rewrite(dst, raw []byte, defaultNL string) ([]byte, fie
 	}
 	prefix := raw[:j]
 
-	fr.scratch = unfold(fr.scratch[:0], raw[j:])
+	fr.scratch = unfold(fr.scratch[:0], raw[j:], false)
 	value := string(trimWSP(fr.scratch))
 	isURI := mapping.Detect(value) == mapping.DirectionToContentType
 	if isURI {
-		// RFC 3986 Appendix C: white space in a URI is not part of it.
-		value = removeWSP(value)
+		// RFC 3986 Appendix C: white space that breaks a URI across
+		// lines is not part of it. Other white space is, and makes the
+		// URI invalid, which the mapping reports.
+		fr.scratch = unfold(fr.scratch[:0], raw[j:], true)
+		value = string(trimWSP(fr.scratch))
 	}
 
 	var mapped, ctText string
@@ -123,8 +126,10 @@ func structureOf(ct string) ctInfo {
 
 // unfold appends v to dst without its line endings (LF and a CR before
 // it), which undoes folding (RFC 5322 §2.2.3) and drops the field's final
-// line ending.
-func unfold(dst, v []byte) []byte {
+// line ending. With tight, the white space on either side of each line
+// ending goes too, as RFC 3986 Appendix C has readers drop the white space
+// added to break a long URI across lines.
+func unfold(dst, v []byte, tight bool) []byte {
 	for {
 		i := bytes.IndexByte(v, '\n')
 		if i < 0 {
@@ -134,8 +139,12 @@ func unfold(dst, v []byte) []byte {
 		if len(seg) > 0 && seg[len(seg)-1] == '\r' {
 			seg = seg[:len(seg)-1]
 		}
-		dst = append(dst, seg...)
 		v = v[i+1:]
+		if tight {
+			seg = bytes.TrimRight(seg, " \t")
+			v = bytes.TrimLeft(v, " \t")
+		}
+		dst = append(dst, seg...)
 	}
 }
 
@@ -147,19 +156,6 @@ func trimWSP(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
-}
-
-func removeWSP(s string) string {
-	if !strings.ContainsAny(s, " \t") {
-		return s
-	}
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		if !isWSP(s[i]) {
-			b = append(b, s[i])
-		}
-	}
-	return string(b)
 }
 
 // lineEndings returns the line ending of the field's first line (the one

@@ -12,6 +12,7 @@ import (
 
 func TestRewriteField(t *testing.T) {
 	long := strings.Repeat("x", 1200)
+	pad := func(n int) string { return strings.Repeat(" ", n) }
 	cases := []struct {
 		name, raw string
 		to        Target
@@ -34,6 +35,10 @@ func TestRewriteField(t *testing.T) {
 		{"bad URI", "Content-Type: ContentType://x\r\n", ToContentType, "", KindMapping},
 		{"control character", "Content-Type: text/plain; a=\"\x00\"\r\n", ToURI, "", KindMapping},
 		{"cannot fold into 998 octets", "Content-Type: x:" + long + "\r\n", ToContentType, "", KindLineTooLong},
+		{"a long run of white space after the colon", "Content-Type:" + pad(100) + "TEXT/plain; charset=us-ascii\r\n", Canonical, "Content-Type:" + pad(100) + "text/plain;\r\n charset=\"us-ascii\"\r\n", 0},
+		{"a short URI after a long prefix", "Content-Type:" + pad(75) + "application/uri.a%3Ab\r\n", ToURI, "Content-Type:" + pad(75) + "a:b\r\n", 0},
+		{"white space around a URI's line break is folding", "Content-Type: ContentType:text/plain \r\n\t ?charset=%22us-ascii%22\r\n", ToContentType, "Content-Type: text/plain; charset=\"us-ascii\"\r\n", 0},
+		{"white space inside a URI is not dropped", "Content-Type: ContentType:application/octet-stream?name=%22my file.txt%22\r\n", ToContentType, "", KindMapping},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -117,42 +122,62 @@ func FuzzFold(f *testing.F) {
 	f.Add(strings.Repeat("a ", 100), false)
 	f.Add(strings.Repeat("%41", 100), true)
 	f.Fuzz(func(t *testing.T, v string, uri bool) {
-		if strings.ContainsAny(v, "\r\n") || (uri && strings.ContainsAny(v, " \t")) {
-			return
-		}
-		prefix := []byte("Content-Type: ")
-		out, ok := appendFolded(nil, prefix, v, uri, "\r\n", "\r\n")
-		if !ok {
-			require.Empty(t, out)
-			require.False(t, uri && len(v) > 0 && len(v) < 1<<16, "a URI always folds")
-			return
-		}
-		lines := strings.Split(strings.TrimSuffix(string(out), "\r\n"), "\r\n")
-		for i, l := range lines {
-			require.LessOrEqual(t, len(l), maxLineLen)
-			if uri && i > 0 {
-				require.LessOrEqual(t, len(l), foldWidth)
-			}
-		}
-		unfolded := string(unfold(nil, out))
-		require.True(t, strings.HasPrefix(unfolded, string(prefix)))
-		got := unfolded[len(prefix):]
-		if uri {
-			require.Equal(t, v, removeWSP(got))
-			return
-		}
-		require.Equal(t, v, got)
-		// go-message joins the lines trimmed of white space with one SP.
-		var b bytes.Buffer
-		for i, l := range lines {
-			if i > 0 {
-				l = strings.TrimLeft(l, " \t")
-				b.WriteByte(' ')
-			}
-			b.WriteString(strings.TrimRight(l, " \t"))
-		}
-		if v != "" && strings.Trim(v, " \t") == v {
-			require.Equal(t, string(prefix)+v, b.String())
-		}
+		checkFold(t, []byte("Content-Type: "), v, uri)
 	})
+}
+
+// FuzzFoldPrefix is FuzzFold after a prefix of any length up to past
+// 998 octets (white space after the colon, which the rewritten field
+// keeps), so that the value starts anywhere on the first line or beyond it.
+func FuzzFoldPrefix(f *testing.F) {
+	f.Add("TEXT/plain; charset=us-ascii", false, uint16(100))
+	f.Add("a:b", true, uint16(70))
+	f.Add("ContentType:text/plain?a=%22b%22&c=%22d%22#frag", true, uint16(75))
+	f.Add(strings.Repeat("a ", 100), false, uint16(990))
+	f.Fuzz(func(t *testing.T, v string, uri bool, pad uint16) {
+		prefix := append([]byte("Content-Type:"), bytes.Repeat([]byte{' '}, int(pad%1100))...)
+		checkFold(t, prefix, v, uri)
+	})
+}
+
+func checkFold(t *testing.T, prefix []byte, v string, uri bool) {
+	if strings.ContainsAny(v, "\r\n") || (uri && strings.ContainsAny(v, " \t")) {
+		return
+	}
+	out, ok := appendFolded(nil, prefix, v, uri, "\r\n", "\r\n")
+	if !ok {
+		require.Empty(t, out)
+		require.False(t, uri && len(v) > 0 && len(v) < 1<<16 && len(prefix) <= maxLineLen-8, "a URI always folds")
+		return
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\r\n"), "\r\n")
+	for i, l := range lines {
+		require.LessOrEqual(t, len(l), maxLineLen)
+		if uri && i > 0 {
+			require.LessOrEqual(t, len(l), foldWidth)
+		}
+	}
+	require.True(t, bytes.HasPrefix(out, prefix))
+	if uri {
+		require.Equal(t, v, string(trimWSP(unfold(nil, out[len(prefix):], true))))
+		return
+	}
+	unfolded := string(unfold(nil, out, false))
+	require.True(t, strings.HasPrefix(unfolded, string(prefix)))
+	require.Equal(t, v, unfolded[len(prefix):])
+	// go-message joins the lines trimmed of white space with one SP.
+	if len(prefix) > len("Content-Type: ") {
+		return // the prefix's own white space is trimmed too
+	}
+	var b bytes.Buffer
+	for i, l := range lines {
+		if i > 0 {
+			l = strings.TrimLeft(l, " \t")
+			b.WriteByte(' ')
+		}
+		b.WriteString(strings.TrimRight(l, " \t"))
+	}
+	if v != "" && strings.Trim(v, " \t") == v {
+		require.Equal(t, string(prefix)+v, b.String())
+	}
 }

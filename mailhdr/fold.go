@@ -76,7 +76,9 @@ func appendFoldedText(dst []byte, col int, v string, nl string) ([]byte, bool) {
 			end = inside
 		}
 		if end < 0 {
-			for i := pos + avail + 1; i < len(v)-1; i++ {
+			// The window is empty (avail <= 0) when the prefix fills the
+			// first line; a break needs an octet before it.
+			for i := max(pos+avail+1, pos+1); i < len(v)-1; i++ {
 				if isBreak(i) {
 					end = i
 					break
@@ -125,12 +127,13 @@ func quotedMask(v string) []bool {
 func appendFoldedURI(dst []byte, col int, v string, nl string) ([]byte, bool) {
 	const minChunk = 8 // progress on a first line with a very long prefix
 	for {
-		avail := foldWidth - col
+		// A URI of at most minChunk octets is not worth a line of its
+		// own after a long prefix; it goes on the prefix's line.
+		avail := max(foldWidth-col, minChunk)
 		if len(v) <= avail {
 			dst = append(dst, v...)
 			return dst, col+len(v) <= maxLineLen
 		}
-		avail = max(avail, minChunk)
 		p := uriBreak(v, avail)
 		if col+p > maxLineLen {
 			return dst, false

@@ -2,6 +2,7 @@ package mailhdr
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	message "github.com/emersion/go-message"
@@ -12,12 +13,12 @@ import (
 // says, and returns how many it rewrote. The order of the fields and the
 // raw bytes of every other field are kept (go-message's Header.Set would
 // move the field to the top, so the header is rebuilt from the raw
-// fields). A rewritten field is folded with CRLF, which is what
-// go-message writes.
+// fields). A rewritten field is folded with the field's own line ending
+// (CRLF for a field go-message created, which is what it writes).
 //
 // The error, if not nil, joins a *Problem for each Content-Type field
 // that was left as it was (KindMapping or KindLineTooLong, with an empty
-// Path), or is the error go-message returned for a field it cannot
+// Path), or wraps the error go-message returned for a field it cannot
 // format; h is then unchanged. The limits of opts do not apply: h is in
 // memory already.
 func RewriteHeader(h *textproto.Header, opts Options) (int, error) {
@@ -40,7 +41,7 @@ func rewriteHeader(h *textproto.Header, opts *Options) (int, []*Problem, error) 
 	for fields := h.Fields(); fields.Next(); {
 		raw, err := fields.Raw()
 		if err != nil {
-			return 0, nil, errors.New("mailhdr: " + err.Error())
+			return 0, nil, fmt.Errorf("mailhdr: %w", err)
 		}
 		if !strings.EqualFold(fields.Key(), "Content-Type") {
 			raws = append(raws, raw)
@@ -96,7 +97,7 @@ func Walk(e *message.Entity, opts Options, fn message.WalkFunc) (Report, error) 
 			for i, n := range path {
 				p.Path[i] = n + 1
 			}
-			rep.add(lim.problems, *p)
+			rep.add(lim, *p)
 		}
 		return fn(path, part, err)
 	})

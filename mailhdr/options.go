@@ -1,6 +1,7 @@
 package mailhdr
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/cturi/cturi/mapping"
@@ -38,15 +39,20 @@ func (t Target) String() string {
 	return fmt.Sprintf("Target(%d)", uint8(t))
 }
 
-// ParseTarget returns the Target named "uri", "ct" or "canonical".
+// ParseTarget returns the Target named "uri", "ct" or "canonical"; any
+// other name gives an error wrapping ErrUnknownTarget.
 func ParseTarget(s string) (Target, error) {
 	for _, t := range [...]Target{ToURI, ToContentType, Canonical} {
 		if s == t.String() {
 			return t, nil
 		}
 	}
-	return 0, fmt.Errorf("mailhdr: unknown target %q (want uri, ct or canonical)", s)
+	return 0, fmt.Errorf("%w %q (want uri, ct or canonical)", ErrUnknownTarget, s)
 }
+
+// ErrUnknownTarget is the error ParseTarget wraps for a name it does not
+// know.
+var ErrUnknownTarget = errors.New("mailhdr: unknown target")
 
 // Default limits; see Options.
 const (
@@ -54,6 +60,7 @@ const (
 	DefaultMaxFieldBytes  = 100 << 10 // 100 KiB
 	DefaultMaxDepth       = 100
 	DefaultMaxProblems    = 1000
+	DefaultMaxReportBytes = 1 << 20 // 1 MiB
 )
 
 // Options control a rewrite. The zero value rewrites Content-Types to URI
@@ -96,11 +103,17 @@ type Options struct {
 	// only counted (Report.Omitted). 0 means DefaultMaxProblems; a
 	// negative value means no limit.
 	MaxProblems int
+	// MaxReportBytes bounds the memory the listed problems hold: their
+	// details, paths and errors (a mapping error holds the whole label,
+	// up to MaxFieldBytes, and a message quoting it). A problem that would
+	// pass it is only counted, like one beyond MaxProblems. 0 means
+	// DefaultMaxReportBytes; a negative value means no limit.
+	MaxReportBytes int
 }
 
 // limits are Options with the defaults applied; "no limit" is maxInt.
 type limits struct {
-	header, field, depth, problems int
+	header, field, depth, problems, reportBytes int
 }
 
 const maxInt = int(^uint(0) >> 1)
@@ -121,6 +134,8 @@ func (o *Options) limits() limits {
 		field:    limitOf(o.MaxFieldBytes, DefaultMaxFieldBytes),
 		depth:    limitOf(o.MaxDepth, DefaultMaxDepth),
 		problems: limitOf(o.MaxProblems, DefaultMaxProblems),
+
+		reportBytes: limitOf(o.MaxReportBytes, DefaultMaxReportBytes),
 	}
 }
 

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unsafe"
+
+	"github.com/cturi/cturi/mapping"
 )
 
 // Kind is the kind of a Problem: why a Content-Type field was not
@@ -32,8 +35,9 @@ const (
 	// middle of a line, or by a multipart delimiter before its empty line.
 	KindTruncatedHeader
 	// KindNoBoundary: a multipart Content-Type without a usable boundary
-	// parameter (missing, empty or longer than 998 octets); the body is
-	// passed through unexamined.
+	// parameter (missing, empty or longer than 998 octets; a boundary
+	// given only in RFC 2231 form, boundary*0= or boundary*=, is not read
+	// either); the body is passed through unexamined.
 	KindNoBoundary
 	// KindMissingDelimiter: a multipart body without its close delimiter,
 	// ended by the end of the input or by an outer delimiter.
@@ -181,8 +185,11 @@ type Report struct {
 	// Problems lists, in input order, what could not be rewritten or
 	// examined, up to Options.MaxProblems entries.
 	Problems []Problem
-	// Omitted counts the problems beyond Options.MaxProblems.
+	// Omitted counts the problems beyond Options.MaxProblems or
+	// Options.MaxReportBytes.
 	Omitted int
+
+	size int // what Problems holds, as problemSize counts it
 }
 
 // OK reports whether the rewrite met no problem.
@@ -204,12 +211,31 @@ func (r *Report) Err() error {
 	return errors.Join(errs...)
 }
 
-// add records a problem, copying the path, unless max are listed already.
-func (r *Report) add(max int, p Problem) {
-	if len(r.Problems) >= max {
+// add records a problem, copying the path, unless lim.problems are
+// listed already or it would take the listed problems past
+// lim.reportBytes.
+func (r *Report) add(lim limits, p Problem) {
+	n := problemSize(&p)
+	if len(r.Problems) >= lim.problems || n > lim.reportBytes-r.size {
 		r.Omitted++
 		return
 	}
+	r.size += n
 	p.Path = append(Path(nil), p.Path...)
 	r.Problems = append(r.Problems, p)
+}
+
+// problemSize is about what p holds in memory: its own fields, its
+// detail and path, and its error's message and, for a mapping error, the
+// label it holds.
+func problemSize(p *Problem) int {
+	n := int(unsafe.Sizeof(*p)) + len(p.Detail) + len(p.Path)*int(unsafe.Sizeof(0))
+	if p.Err != nil {
+		n += len(p.Err.Error())
+		var me *mapping.Error
+		if errors.As(p.Err, &me) {
+			n += int(unsafe.Sizeof(*me)) + len(me.Input)
+		}
+	}
+	return n
 }

@@ -12,9 +12,10 @@ import (
 // their order, folding and case, line endings (CRLF, LF or mixed, each
 // line keeps its own), preambles, epilogues, bodies and delimiters.
 //
-// Rewrite descends into multiparts at any depth and into message/rfc822
-// and message/global parts whose Content-Transfer-Encoding is 7bit, 8bit,
-// binary or absent; other parts' bodies, including encoded messages,
+// Rewrite descends into multiparts, Options.MaxDepth levels deep, and
+// into message/rfc822 and message/global parts whose
+// Content-Transfer-Encoding is 7bit, 8bit, binary or absent; other parts'
+// bodies, including encoded messages,
 // message/partial and message/external-body, are copied as they are. A
 // multipart's boundary is read from whichever form of its Content-Type is
 // a Content-Type: the field's value, or its mapping when the value is a

@@ -133,7 +133,7 @@ func (s *scanner) write(b []byte) {
 }
 
 func (s *scanner) problem(k Kind, path []int, off int64, detail string, err error) {
-	s.rep.add(s.lim.problems, Problem{Path: path, Kind: k, Offset: off, Detail: detail, Err: err})
+	s.rep.add(s.lim, Problem{Path: path, Kind: k, Offset: off, Detail: detail, Err: err})
 }
 
 // buffered returns the buffered input, reading until at least n octets

@@ -257,7 +257,8 @@ func TestParseTarget(t *testing.T) {
 		assert.Equal(t, tg, got)
 	}
 	_, err := ParseTarget("auto")
-	assert.ErrorContains(t, err, "mailhdr: ")
+	assert.ErrorIs(t, err, ErrUnknownTarget)
+	assert.EqualError(t, err, `mailhdr: unknown target "auto" (want uri, ct or canonical)`)
 	assert.Equal(t, "Target(9)", Target(9).String())
 	assert.Equal(t, "Kind(99)", Kind(99).String())
 }
