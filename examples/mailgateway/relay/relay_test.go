@@ -2,6 +2,8 @@ package relay
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -18,12 +20,17 @@ import (
 const msg = "Subject: x\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\nhi\r\n"
 const rewritten = "Subject: x\r\nContent-Type: ContentType:text/plain?charset=\"us-ascii\"\r\n\r\nhi\r\n"
 
-func serve(t *testing.T, be *Backend) string {
+// serve starts an SMTP server for be on 127.0.0.1, set up by configure,
+// and returns its address.
+func serve(t *testing.T, be smtp.Backend, configure ...func(*smtp.Server)) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	s := smtp.NewServer(be)
 	s.Domain = "localhost"
+	for _, c := range configure {
+		c(s)
+	}
 	go s.Serve(l)
 	t.Cleanup(func() { s.Close() })
 	return l.Addr().String()
@@ -69,7 +76,7 @@ func TestWriterDeliverAndLog(t *testing.T) {
 // the SMTP exchange finish.
 func TestDeliverReadingPart(t *testing.T) {
 	var head []byte
-	addr := serve(t, &Backend{Deliver: func(_ string, _ []string, r io.Reader) error {
+	addr := serve(t, &Backend{Deliver: func(_ Envelope, r io.Reader) error {
 		head = make([]byte, 4)
 		_, err := io.ReadFull(r, head)
 		return err
@@ -78,14 +85,90 @@ func TestDeliverReadingPart(t *testing.T) {
 	assert.Equal(t, "Subj", string(head))
 }
 
+// A next hop that cannot be reached is a transient failure: the sender
+// gets 451 and tries again later, and the hop's address stays in the log.
 func TestSMTPDeliverFailure(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	dead := l.Addr().String()
 	l.Close()
-	addr := serve(t, &Backend{Deliver: SMTPDeliver(dead)})
+	var logged []string
+	addr := serve(t, &Backend{Deliver: SMTPDeliver(dead), Logf: func(f string, a ...any) {
+		logged = append(logged, fmt.Sprintf(f, a...))
+	}})
 	err = send(t, addr, []string{"b@example.net"})
-	require.Error(t, err)
-	var se *smtp.SMTPError
-	require.ErrorAs(t, err, &se)
+	se, ok := errors.AsType[*smtp.SMTPError](err)
+	require.True(t, ok, "%v", err)
+	assert.Equal(t, 451, se.Code)
+	assert.True(t, se.Temporary())
+	assert.NotContains(t, se.Message, dead)
+	require.Len(t, logged, 1)
+	assert.Contains(t, logged[0], dead)
+}
+
+// refusingHop is a next hop whose DATA reply is reply.
+type refusingHop struct{ reply *smtp.SMTPError }
+
+func (h refusingHop) NewSession(*smtp.Conn) (smtp.Session, error) { return h, nil }
+func (h refusingHop) Mail(string, *smtp.MailOptions) error        { return nil }
+func (h refusingHop) Rcpt(string, *smtp.RcptOptions) error        { return nil }
+func (h refusingHop) Data(r io.Reader) error {
+	_, _ = io.Copy(io.Discard, r)
+	return h.reply
+}
+func (refusingHop) Reset()        {}
+func (refusingHop) Logout() error { return nil }
+
+// The next hop's reply reaches the sender with its own code, transient or
+// permanent, and so does go-smtp's 552 for a message over the size limit.
+func TestDeliveryReplyCodes(t *testing.T) {
+	for _, code := range []int{451, 550} {
+		hop := serve(t, refusingHop{&smtp.SMTPError{Code: code, EnhancedCode: smtp.EnhancedCode{code / 100, 0, 0}, Message: "hop says no"}})
+		err := send(t, serve(t, &Backend{Deliver: SMTPDeliver(hop)}), []string{"b@example.net"})
+		se, ok := errors.AsType[*smtp.SMTPError](err)
+		require.True(t, ok, "%v", err)
+		assert.Equal(t, code, se.Code)
+		assert.Equal(t, "hop says no", se.Message)
+	}
+
+	small := serve(t, &Backend{Deliver: WriterDeliver(io.Discard)}, func(s *smtp.Server) { s.MaxMessageBytes = 16 })
+	err := send(t, small, []string{"b@example.net"})
+	se, ok := errors.AsType[*smtp.SMTPError](err)
+	require.True(t, ok, "%v", err)
+	assert.Equal(t, 552, se.Code)
+}
+
+// What the sender said of the content, BODY=8BITMIME and SMTPUTF8,
+// reaches the next hop with the message. (go-smtp's client declares
+// 8BITMIME to any server that offers it, so only a sender's SMTPUTF8 can
+// be told apart from its absence there.)
+func TestSMTPDeliverKeepsBody(t *testing.T) {
+	got := make(chan Envelope, 1)
+	hop := serveUTF8(t, &Backend{Deliver: func(env Envelope, msg io.Reader) error {
+		_, err := io.Copy(io.Discard, msg)
+		got <- env
+		return err
+	}})
+	gateway := serveUTF8(t, &Backend{Deliver: SMTPDeliver(hop)})
+	for _, opts := range []smtp.MailOptions{{Body: smtp.Body8BitMIME}, {Body: smtp.Body8BitMIME, UTF8: true}, {}} {
+		c, err := smtp.Dial(gateway)
+		require.NoError(t, err)
+		require.NoError(t, c.Mail("a@example.com", &opts))
+		require.NoError(t, c.Rcpt("b@example.net", nil))
+		w, err := c.Data()
+		require.NoError(t, err)
+		_, err = io.WriteString(w, "Subject: caf\xc3\xa9\r\nContent-Type: text/plain; charset=utf-8\r\n\r\ncaf\xc3\xa9\r\n")
+		require.NoError(t, err)
+		require.NoError(t, w.Close())
+		require.NoError(t, c.Quit())
+		env := <-got
+		assert.Equal(t, smtp.Body8BitMIME, env.Body)
+		assert.Equal(t, opts.UTF8, env.UTF8)
+		assert.Equal(t, "a@example.com", env.From)
+		assert.Equal(t, []string{"b@example.net"}, env.To)
+	}
+}
+
+func serveUTF8(t *testing.T, be smtp.Backend) string {
+	return serve(t, be, func(s *smtp.Server) { s.EnableSMTPUTF8 = true })
 }
