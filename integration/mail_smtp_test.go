@@ -85,7 +85,7 @@ func TestMailSMTPHop(t *testing.T) {
 			checkRoundTrip(t, sent, goMessageReadable[name] || strings.HasPrefix(name, "generated-"))
 			back, _ := mailRewrite(t, got, mailhdr.ToContentType)
 			for _, d := range diffContentTypes(t, sent, back) {
-				sameContentTypeOrURI(t, d.a, d.b)
+				sameContentTypeOrURI(t, d)
 			}
 		})
 	}
