@@ -36,6 +36,8 @@ func TestRewriteField(t *testing.T) {
 		{"control character", "Content-Type: text/plain; a=\"\x00\"\r\n", ToURI, "", KindMapping},
 		{"cannot fold into 998 octets", "Content-Type: x:" + long + "\r\n", ToContentType, "", KindLineTooLong},
 		{"a long run of white space after the colon", "Content-Type:" + pad(100) + "TEXT/plain; charset=us-ascii\r\n", Canonical, "Content-Type:" + pad(100) + "text/plain;\r\n charset=\"us-ascii\"\r\n", 0},
+		{"a URI after a long prefix keeps its scheme on the first line", "Content-Type:" + pad(90) + "TEXT/plain; charset=us-ascii\r\n", ToURI, "Content-Type:" + pad(90) + "ContentType:\r\n text/plain?charset=\"us-ascii\"\r\n", 0},
+		{"a URI folded inside its scheme is read as a URI", "Content-Type: Content\r\n Type:text/plain\r\n", ToContentType, "Content-Type: text/plain\r\n", 0},
 		{"a short URI after a long prefix", "Content-Type:" + pad(75) + "application/uri.a%3Ab\r\n", ToURI, "Content-Type:" + pad(75) + "a:b\r\n", 0},
 		{"white space around a URI's line break is folding", "Content-Type: ContentType:text/plain \r\n\t ?charset=%22us-ascii%22\r\n", ToContentType, "Content-Type: text/plain; charset=\"us-ascii\"\r\n", 0},
 		{"white space inside a URI is not dropped", "Content-Type: ContentType:application/octet-stream?name=%22my file.txt%22\r\n", ToContentType, "", KindMapping},
@@ -158,6 +160,9 @@ func checkFold(t *testing.T, prefix []byte, v string, uri bool) {
 		}
 	}
 	require.True(t, bytes.HasPrefix(out, prefix))
+	if i := strings.IndexByte(v, ':'); uri && i >= 0 {
+		require.True(t, strings.HasPrefix(lines[0], string(prefix)+v[:i+1]), "the scheme stays on the first line: %q", lines[0])
+	}
 	if uri {
 		require.Equal(t, v, string(trimWSP(unfold(nil, out[len(prefix):], true))))
 		return

@@ -1,5 +1,7 @@
 package mailhdr
 
+import "strings"
+
 // Line lengths of RFC 5322 §2.1.1, excluding the line ending: a line
 // SHOULD be at most 78 octets and MUST be at most 998.
 const (
@@ -126,22 +128,25 @@ func quotedMask(v string) []bool {
 // appendFoldedURI folds a URI by inserting folding white space.
 func appendFoldedURI(dst []byte, col int, v string, nl string) ([]byte, bool) {
 	const minChunk = 8 // progress on a first line with a very long prefix
+	// The first line holds at least the scheme and its ':', so that a
+	// reader that does not drop white space from URIs still sees a URI.
+	first := strings.IndexByte(v, ':') + 1
 	for {
 		// A URI of at most minChunk octets is not worth a line of its
 		// own after a long prefix; it goes on the prefix's line.
-		avail := max(foldWidth-col, minChunk)
+		avail := max(foldWidth-col, minChunk, first)
 		if len(v) <= avail {
 			dst = append(dst, v...)
 			return dst, col+len(v) <= maxLineLen
 		}
-		p := uriBreak(v, avail)
+		p := max(uriBreak(v, avail), first)
 		if col+p > maxLineLen {
 			return dst, false
 		}
 		dst = append(dst, v[:p]...)
 		dst = append(dst, nl...)
 		dst = append(dst, ' ')
-		col = 1
+		col, first = 1, 0
 		v = v[p:]
 	}
 }
