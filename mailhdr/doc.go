@@ -22,8 +22,10 @@
 // white space after the colon, is folded at 78 columns with the field's
 // own line ending, and never has a line over 998 octets. A URI label has
 // no white space to fold at, so one longer than a line is folded by
-// inserting white space, which readers drop (RFC 3986 Appendix C), as
-// this package does when it reads a URI label.
+// inserting white space after its scheme, which readers drop (RFC 3986
+// Appendix C). This package does when it reads a URI label: it drops the
+// white space around each line break, and reports a label with white
+// space elsewhere as the invalid URI it is.
 //
 // The scanner is the package's own: go-message, which users of this
 // package hold messages in, reads for a consumer and re-encodes what it
