@@ -48,7 +48,7 @@ func smtpForm(msg []byte) []byte {
 // received there is rewritten back and compared with what was sent.
 func TestMailSMTPHop(t *testing.T) {
 	received := make(chan []byte, 1)
-	sink := &relay.Backend{Deliver: func(_ relay.Envelope, msg io.Reader) error {
+	sink := &relay.Backend{Deliver: func(_ string, _ []string, msg io.Reader) error {
 		b, err := io.ReadAll(msg)
 		received <- b
 		return err

@@ -19,22 +19,9 @@ import (
 	"github.com/emersion/go-smtp"
 )
 
-// Envelope is what the SMTP exchange said of a message besides its
-// content.
-type Envelope struct {
-	From string
-	To   []string
-	// Body is the sender's BODY= parameter (8BITMIME or BINARYMIME for
-	// content that is not 7-bit), and UTF8 its SMTPUTF8 (RFC 6531), both
-	// handed on to the next hop: they describe the content, which the
-	// rewrite leaves 7-bit or 8-bit as it was. The sender's SIZE= is not,
-	// since the rewrite changes the size.
-	Body smtp.BodyType
-	UTF8 bool
-}
-
-// Deliver hands on one rewritten message, read from msg.
-type Deliver func(env Envelope, msg io.Reader) error
+// Deliver hands on one rewritten message, read from msg, for the envelope
+// sender from and recipients to.
+type Deliver func(from string, to []string, msg io.Reader) error
 
 // Backend is a go-smtp Backend that rewrites and delivers each message.
 type Backend struct {
@@ -54,30 +41,28 @@ func (b *Backend) NewSession(*smtp.Conn) (smtp.Session, error) {
 }
 
 type session struct {
-	b   *Backend
-	env Envelope
+	b    *Backend
+	from string
+	to   []string
 }
 
-func (s *session) Mail(from string, opts *smtp.MailOptions) error {
-	s.env = Envelope{From: from}
-	if opts != nil {
-		s.env.Body, s.env.UTF8 = opts.Body, opts.UTF8
-	}
+func (s *session) Mail(from string, _ *smtp.MailOptions) error {
+	s.from = from
 	return nil
 }
 
 func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
-	s.env.To = append(s.env.To, to)
+	s.to = append(s.to, to)
 	return nil
 }
 
 // Data rewrites the message as it arrives and delivers it.
 func (s *session) Data(r io.Reader) error {
-	if len(s.env.To) == 0 {
+	if len(s.to) == 0 {
 		return &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 5, 1}, Message: "no valid recipients"}
 	}
 	rr := mailhdr.NewReader(r, s.b.Options)
-	if err := s.b.Deliver(s.env, rr); err != nil {
+	if err := s.b.Deliver(s.from, s.to, rr); err != nil {
 		return s.failed(err)
 	}
 	// A Deliver that stopped reading early must not cut the message: the
@@ -88,7 +73,7 @@ func (s *session) Data(r io.Reader) error {
 	if s.b.Logf != nil {
 		rep := rr.Report()
 		for i := range rep.Problems {
-			s.b.Logf("message from %s: %v", s.env.From, &rep.Problems[i])
+			s.b.Logf("message from %s: %v", s.from, &rep.Problems[i])
 		}
 	}
 	return nil
@@ -107,13 +92,13 @@ func (s *session) failed(err error) error {
 		return se
 	}
 	if s.b.Logf != nil {
-		s.b.Logf("message from %s: delivering: %v", s.env.From, err)
+		s.b.Logf("message from %s: delivering: %v", s.from, err)
 	}
 	return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "delivery failed; try again later"}
 }
 
 func (s *session) Reset() {
-	s.env = Envelope{}
+	s.from, s.to = "", nil
 }
 
 func (s *session) Logout() error { return nil }
@@ -122,28 +107,13 @@ func (s *session) Logout() error { return nil }
 // server at addr (host:port), without TLS: a next hop on a trusted
 // network, or on 127.0.0.1.
 func SMTPDeliver(addr string) Deliver {
-	return func(env Envelope, msg io.Reader) error {
+	return func(from string, to []string, msg io.Reader) error {
 		c, err := smtp.Dial(addr)
 		if err != nil {
 			return err
 		}
 		defer c.Close()
-		if err := c.Mail(env.From, &smtp.MailOptions{Body: env.Body, UTF8: env.UTF8}); err != nil {
-			return err
-		}
-		for _, to := range env.To {
-			if err := c.Rcpt(to, nil); err != nil {
-				return err
-			}
-		}
-		w, err := c.Data()
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(w, msg); err != nil {
-			return err
-		}
-		if err := w.Close(); err != nil {
+		if err := c.SendMail(from, to, msg); err != nil {
 			return err
 		}
 		return c.Quit()
@@ -156,7 +126,7 @@ func SMTPDeliver(addr string) Deliver {
 // complete.
 func DirDeliver(dir string) Deliver {
 	var n atomic.Uint64
-	return func(_ Envelope, msg io.Reader) error {
+	return func(_ string, _ []string, msg io.Reader) error {
 		name := fmt.Sprintf("%s-%d.eml", time.Now().UTC().Format("20060102T150405.000000000"), n.Add(1))
 		tmp, err := os.CreateTemp(dir, ".incoming-*")
 		if err != nil {
@@ -178,10 +148,10 @@ func DirDeliver(dir string) Deliver {
 // a line "=== message from <from> to <to>", one message at a time.
 func WriterDeliver(w io.Writer) Deliver {
 	var mu sync.Mutex
-	return func(env Envelope, msg io.Reader) error {
+	return func(from string, to []string, msg io.Reader) error {
 		mu.Lock()
 		defer mu.Unlock()
-		if _, err := fmt.Fprintf(w, "=== message from <%s> to %q\n", env.From, env.To); err != nil {
+		if _, err := fmt.Fprintf(w, "=== message from <%s> to %q\n", from, to); err != nil {
 			return err
 		}
 		_, err := io.Copy(w, msg)

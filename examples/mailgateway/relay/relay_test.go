@@ -76,7 +76,7 @@ func TestWriterDeliverAndLog(t *testing.T) {
 // the SMTP exchange finish.
 func TestDeliverReadingPart(t *testing.T) {
 	var head []byte
-	addr := serve(t, &Backend{Deliver: func(_ Envelope, r io.Reader) error {
+	addr := serve(t, &Backend{Deliver: func(_ string, _ []string, r io.Reader) error {
 		head = make([]byte, 4)
 		_, err := io.ReadFull(r, head)
 		return err
@@ -136,39 +136,4 @@ func TestDeliveryReplyCodes(t *testing.T) {
 	se, ok := errors.AsType[*smtp.SMTPError](err)
 	require.True(t, ok, "%v", err)
 	assert.Equal(t, 552, se.Code)
-}
-
-// What the sender said of the content, BODY=8BITMIME and SMTPUTF8,
-// reaches the next hop with the message. (go-smtp's client declares
-// 8BITMIME to any server that offers it, so only a sender's SMTPUTF8 can
-// be told apart from its absence there.)
-func TestSMTPDeliverKeepsBody(t *testing.T) {
-	got := make(chan Envelope, 1)
-	hop := serveUTF8(t, &Backend{Deliver: func(env Envelope, msg io.Reader) error {
-		_, err := io.Copy(io.Discard, msg)
-		got <- env
-		return err
-	}})
-	gateway := serveUTF8(t, &Backend{Deliver: SMTPDeliver(hop)})
-	for _, opts := range []smtp.MailOptions{{Body: smtp.Body8BitMIME}, {Body: smtp.Body8BitMIME, UTF8: true}, {}} {
-		c, err := smtp.Dial(gateway)
-		require.NoError(t, err)
-		require.NoError(t, c.Mail("a@example.com", &opts))
-		require.NoError(t, c.Rcpt("b@example.net", nil))
-		w, err := c.Data()
-		require.NoError(t, err)
-		_, err = io.WriteString(w, "Subject: caf\xc3\xa9\r\nContent-Type: text/plain; charset=utf-8\r\n\r\ncaf\xc3\xa9\r\n")
-		require.NoError(t, err)
-		require.NoError(t, w.Close())
-		require.NoError(t, c.Quit())
-		env := <-got
-		assert.Equal(t, smtp.Body8BitMIME, env.Body)
-		assert.Equal(t, opts.UTF8, env.UTF8)
-		assert.Equal(t, "a@example.com", env.From)
-		assert.Equal(t, []string{"b@example.net"}, env.To)
-	}
-}
-
-func serveUTF8(t *testing.T, be smtp.Backend) string {
-	return serve(t, be, func(s *smtp.Server) { s.EnableSMTPUTF8 = true })
 }
