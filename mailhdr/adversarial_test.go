@@ -100,6 +100,21 @@ func assertReportWithin(t *testing.T, rep *Report, max int) {
 	assert.LessOrEqual(t, total, max)
 }
 
+// The problems listed are the first ones: once one is omitted for
+// MaxReportBytes, the later ones are only counted too, however small, so
+// that Omitted counts what follows the list.
+func TestReportHasNoGap(t *testing.T) {
+	msg := "Content-Type: multipart/mixed; boundary=b\r\n\r\n" +
+		"--b\r\nContent-Type: text " + strings.Repeat("y", 3000) + "\r\n\r\nx\r\n" +
+		"--b\r\nContent-Type: text\r\n\r\nx\r\n--b--\r\n"
+	_, rep := rewriteBytes(t, []byte(msg), Options{MaxReportBytes: 2000})
+	assert.Equal(t, Report{Entities: 3, Rewritten: 1, Omitted: 2}, rep)
+	_, rep = rewriteBytes(t, []byte(msg), Options{})
+	require.Len(t, rep.Problems, 2)
+	assert.Equal(t, Path{1}, rep.Problems[0].Path)
+	assert.Equal(t, Path{2}, rep.Problems[1].Path)
+}
+
 // TestReportMemoryBounded: a streamed message of many parts whose labels
 // are long and unmappable lists problems only while they fit in
 // MaxReportBytes, and counts the rest.

@@ -84,7 +84,7 @@ func rewriteHeader(h *textproto.Header, opts *Options) (int, []*Problem, error) 
 // fn or go-message returned.
 func Walk(e *message.Entity, opts Options, fn message.WalkFunc) (Report, error) {
 	var rep Report
-	lim := opts.limits()
+	log := reportBuilder{rep: &rep, lim: opts.limits()}
 	err := e.Walk(func(path []int, part *message.Entity, err error) error {
 		rep.Entities++
 		n, problems, herr := rewriteHeader(&part.Header.Header, &opts)
@@ -97,7 +97,7 @@ func Walk(e *message.Entity, opts Options, fn message.WalkFunc) (Report, error) 
 			for i, n := range path {
 				p.Path[i] = n + 1
 			}
-			rep.add(lim, *p)
+			log.add(*p)
 		}
 		return fn(path, part, err)
 	})

@@ -185,11 +185,10 @@ type Report struct {
 	// Problems lists, in input order, what could not be rewritten or
 	// examined, up to Options.MaxProblems entries.
 	Problems []Problem
-	// Omitted counts the problems beyond Options.MaxProblems or
-	// Options.MaxReportBytes.
+	// Omitted counts the problems after the listed ones: those beyond
+	// Options.MaxProblems, or from the first that would take the listed
+	// problems past Options.MaxReportBytes.
 	Omitted int
-
-	size int // what Problems holds, as problemSize counts it
 }
 
 // OK reports whether the rewrite met no problem.
@@ -211,16 +210,29 @@ func (r *Report) Err() error {
 	return errors.Join(errs...)
 }
 
-// add records a problem, copying the path, unless lim.problems are
-// listed already or it would take the listed problems past
-// lim.reportBytes.
-func (r *Report) add(lim limits, p Problem) {
-	n := problemSize(&p)
-	if len(r.Problems) >= lim.problems || n > lim.reportBytes-r.size {
+// reportBuilder lists problems in a Report within the limits, and keeps
+// count of the memory they hold.
+type reportBuilder struct {
+	rep  *Report
+	lim  limits
+	size int // what rep.Problems holds, as problemSize counts it
+}
+
+// add lists p, with a copy of its path, unless the report is full: it
+// lists lim.problems already, it omitted one before (so that the list
+// has no gap), or p would take it past lim.reportBytes.
+func (b *reportBuilder) add(p Problem) {
+	r := b.rep
+	if r.Omitted > 0 || len(r.Problems) >= b.lim.problems {
 		r.Omitted++
 		return
 	}
-	r.size += n
+	n := problemSize(&p)
+	if n > b.lim.reportBytes-b.size {
+		r.Omitted++
+		return
+	}
+	b.size += n
 	p.Path = append(Path(nil), p.Path...)
 	r.Problems = append(r.Problems, p)
 }

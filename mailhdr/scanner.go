@@ -56,6 +56,7 @@ type scanner struct {
 	fr  *fieldRewriter
 	lim limits
 	rep Report
+	log reportBuilder // lists problems in rep
 
 	st    stack
 	path  []int
@@ -80,6 +81,7 @@ func newScanner(src io.Reader, out io.Writer, o *Options) *scanner {
 		atLineStart: true,
 		nl:          "\r\n",
 	}
+	s.log = reportBuilder{rep: &s.rep, lim: s.lim}
 	s.startHeader()
 	return s
 }
@@ -133,7 +135,7 @@ func (s *scanner) write(b []byte) {
 }
 
 func (s *scanner) problem(k Kind, path []int, off int64, detail string, err error) {
-	s.rep.add(s.lim, Problem{Path: path, Kind: k, Offset: off, Detail: detail, Err: err})
+	s.log.add(Problem{Path: path, Kind: k, Offset: off, Detail: detail, Err: err})
 }
 
 // buffered returns the buffered input, reading until at least n octets

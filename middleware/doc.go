@@ -53,8 +53,9 @@
 // net/http not to sniff, is never replaced; a slice the middleware did not
 // create is never written into (it installs a new one). The writer is
 // recycled once the handler returns, as net/http forbids using it after
-// that: a late call fails with ErrAfterReturn until another request takes
-// the writer, and then reaches that request's response.
+// that: until another request takes the writer, a late call fails with
+// ErrAfterReturn (a header it sets goes nowhere), and after that it
+// reaches that request's response.
 // Options.FreshWriters gives each request its own, for handlers that may
 // not keep that rule.
 //

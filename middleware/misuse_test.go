@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -157,6 +158,11 @@ func TestRecycledWriterFailsAfterReturn(t *testing.T) {
 		_, _, err = leaked.(http.Hijacker).Hijack()
 		assert.ErrorIs(t, err, ErrAfterReturn)
 		assert.ErrorIs(t, leaked.(http.Pusher).Push("/x", nil), ErrAfterReturn)
+		rc := http.NewResponseController(leaked)
+		assert.ErrorIs(t, rc.SetReadDeadline(time.Now()), ErrAfterReturn)
+		assert.ErrorIs(t, rc.SetWriteDeadline(time.Now()), ErrAfterReturn)
+		assert.ErrorIs(t, rc.EnableFullDuplex(), ErrAfterReturn)
+		assert.Empty(t, leaked.Header(), "a late header goes nowhere")
 	})
 	assert.Len(t, fw.calls, calls, "nothing reached the request's writer")
 	assert.Empty(t, fw.body.String())

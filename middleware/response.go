@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"time"
 )
 
 // responseWriter rewrites the response label once, just before the header
@@ -168,7 +169,9 @@ func (x *responseWriter) push(target string, opts *http.PushOptions) error {
 }
 
 // afterReturn is the writer behind a recycled responseWriter: every view
-// of it stays callable, and whatever it is asked to send fails.
+// of it stays callable, whatever it is asked to send or set fails with
+// ErrAfterReturn, and Header returns a new, empty header each time, which
+// goes nowhere.
 type afterReturn struct{}
 
 func (afterReturn) Header() http.Header                  { return http.Header{} }
@@ -181,3 +184,8 @@ func (afterReturn) Push(string, *http.PushOptions) error { return ErrAfterReturn
 func (afterReturn) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	return nil, nil, ErrAfterReturn
 }
+
+// The methods http.ResponseController looks for besides FlushError.
+func (afterReturn) SetReadDeadline(time.Time) error  { return ErrAfterReturn }
+func (afterReturn) SetWriteDeadline(time.Time) error { return ErrAfterReturn }
+func (afterReturn) EnableFullDuplex() error          { return ErrAfterReturn }

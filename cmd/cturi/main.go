@@ -21,6 +21,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 )
 
 // Exit statuses of the mapping command.
@@ -38,7 +40,7 @@ func main() {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// A flag rather than a subcommand word, so that every VALUE, "mail"
 	// included, is mapped as the command's contract says.
-	if len(args) > 0 && (args[0] == "-mail" || args[0] == "--mail") {
+	if len(args) > 0 && mailFlag(args[0]) {
 		return runMail(args[1:], stdin, stdout, stderr)
 	}
 	fs := flag.NewFlagSet("cturi", flag.ContinueOnError)
@@ -148,6 +150,17 @@ func eachLine(r io.Reader, flush func() error, fn func(n int, line string, tooLo
 			return nil
 		}
 	}
+}
+
+// mailFlag reports whether arg turns -mail on, in any form the flag
+// package accepts for a bool: -mail, --mail, -mail=true, --mail=1, ...
+func mailFlag(arg string) bool {
+	name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(arg, "-"), "-"), "=")
+	if name != "mail" || !strings.HasPrefix(arg, "-") {
+		return false
+	}
+	on, err := strconv.ParseBool(value)
+	return !hasValue || (err == nil && on)
 }
 
 func usage(w io.Writer, fs *flag.FlagSet) {

@@ -45,6 +45,7 @@ func TestCLI(t *testing.T) {
 		{"mail on standard input", nil, "mail\n", "ERROR:syntax\n", `line 1: "mail"`, exitFailed},
 		{"a value starting with '-', after --", []string{"--", "-x/y"}, "", "ContentType:-x/y\n", "", exitOK},
 		{"-mail after the first argument", []string{"-json", "-mail"}, "", "", "-mail must be the first argument", exitUsage},
+		{"-mail=false first maps as usual", []string{"-mail=false", "image/JPEG"}, "", "ContentType:image/jpeg\n", "", exitOK},
 		{"empty stdin", nil, "", "", "", exitOK},
 		{"an empty line is a value", nil, "\n", "ERROR:syntax\n", `line 1: ""`, exitFailed},
 		{"failure in the middle", nil, "image/JPEG\ntext\nhttp://x/a b\nimage/png\n",
@@ -69,6 +70,15 @@ func TestCLI(t *testing.T) {
 				assert.Empty(t, errs)
 			}
 		})
+	}
+}
+
+func TestMailFlag(t *testing.T) {
+	for arg, want := range map[string]bool{
+		"-mail": true, "--mail": true, "-mail=true": true, "--mail=1": true, "-mail=T": true,
+		"-mail=false": false, "-mail=0": false, "-mail=x": false, "mail": false, "---mail": false, "-mailx": false, "-json": false,
+	} {
+		assert.Equal(t, want, mailFlag(arg), arg)
 	}
 }
 
@@ -113,6 +123,8 @@ func TestCLIJSONInvalidUTF8(t *testing.T) {
 	got := m.tooLong(long).Input
 	assert.True(t, utf8.ValidString(got), "%q", got)
 	assert.Equal(t, long[:63]+"...", got)
+	// Octets that are not UTF-8 are cut at most three short of 64.
+	assert.Equal(t, strings.Repeat("\x80", 61)+"...", m.tooLong(strings.Repeat("\x80", 100)).Input)
 }
 
 // TestHelpExamples runs the examples that -h shows and checks their output.

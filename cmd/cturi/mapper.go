@@ -77,8 +77,10 @@ func (m *mapper) tooLong(v string) result {
 		kind = mapping.KindInvalidURI
 	}
 	cut := min(len(v), 64)
-	for cut > 0 && cut < len(v) && !utf8.RuneStart(v[cut]) {
-		cut-- // whole characters only, which JSON can show as they are
+	// Whole characters only, which JSON can show as they are; a character
+	// starts at most UTFMax-1 octets back, else v is not UTF-8 there.
+	for back := 0; back < utf8.UTFMax-1 && cut < len(v) && !utf8.RuneStart(v[cut]); back++ {
+		cut--
 	}
 	return result{
 		Input:     v[:cut] + "...",
