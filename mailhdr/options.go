@@ -105,8 +105,9 @@ type Options struct {
 	MaxProblems int
 	// MaxReportBytes bounds the memory the listed problems hold: their
 	// details, paths and errors (a mapping error holds the whole label,
-	// up to MaxFieldBytes, and a message quoting it). A problem that would
-	// pass it is only counted, like one beyond MaxProblems. 0 means
+	// up to MaxFieldBytes, and a message quoting it). From the first
+	// problem that would pass it, problems are only counted
+	// (Report.Omitted), as beyond MaxProblems. 0 means
 	// DefaultMaxReportBytes; a negative value means no limit.
 	MaxReportBytes int
 }
