@@ -51,17 +51,20 @@ func (fr *fieldRewriter) rewrite(dst, raw []byte, defaultNL string) ([]byte, fie
 	}
 	prefix := raw[:j]
 
-	// RFC 3986 Appendix C: white space that breaks a URI across lines is
-	// not part of it, even inside its scheme. Other white space is, and
-	// makes the URI invalid, which the mapping reports. No Content-Type
-	// reads as a URI without that white space, since a ':' before its '/'
-	// makes it invalid anyway.
-	fr.scratch = unfold(fr.scratch[:0], raw[j:], true)
-	isURI := mapping.Detect(string(trimWSP(fr.scratch))) == mapping.DirectionToContentType
-	if !isURI {
-		fr.scratch = unfold(fr.scratch[:0], raw[j:], false)
-	}
+	fr.scratch = unfold(fr.scratch[:0], raw[j:], false)
 	value := string(trimWSP(fr.scratch))
+	if i := bytes.IndexByte(raw[j:], '\n'); i >= 0 && i < len(raw[j:])-1 {
+		// Folded. RFC 3986 Appendix C: white space that breaks a URI
+		// across lines is not part of it, even inside its scheme. Other
+		// white space is, and makes the URI invalid, which the mapping
+		// reports. No Content-Type reads as a URI without that white
+		// space, since a ':' before its '/' makes it invalid anyway.
+		fr.scratch = unfold(fr.scratch[:0], raw[j:], true)
+		if u := string(trimWSP(fr.scratch)); mapping.Detect(u) == mapping.DirectionToContentType {
+			value = u
+		}
+	}
+	isURI := mapping.Detect(value) == mapping.DirectionToContentType
 
 	var mapped, ctText string
 	var err error
