@@ -129,8 +129,12 @@ func quotedMask(v string) []bool {
 func appendFoldedURI(dst []byte, col int, v string, nl string) ([]byte, bool) {
 	const minChunk = 8 // progress on a first line with a very long prefix
 	// The first line holds at least the scheme and its ':', so that a
-	// reader that does not drop white space from URIs still sees a URI.
+	// reader that does not drop white space from URIs still sees a URI,
+	// unless the scheme is too long for a line: every URI folds.
 	first := strings.IndexByte(v, ':') + 1
+	if first > min(foldWidth, maxLineLen-col) {
+		first = 0
+	}
 	for {
 		// A URI of at most minChunk octets is not worth a line of its
 		// own after a long prefix; it goes on the prefix's line.
