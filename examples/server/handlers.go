@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -117,7 +118,11 @@ func serveEcho(w http.ResponseWriter, r *http.Request) {
 	h := sha256.New()
 	n, err := io.Copy(h, http.MaxBytesReader(w, r.Body, 1<<20))
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusRequestEntityTooLarge)
+		code := http.StatusBadRequest // a body that could not be read
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			code = http.StatusRequestEntityTooLarge
+		}
+		http.Error(w, err.Error(), code)
 		return
 	}
 	resp.BodyBytes, resp.BodySHA256 = n, hex.EncodeToString(h.Sum(nil))

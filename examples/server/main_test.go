@@ -1,14 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/cturi/cturi/internal/servertest"
@@ -123,4 +126,28 @@ func TestEchoAndXMLEnc(t *testing.T) {
 	// LoggingHandler logs after the handler returns, maybe after the
 	// client has its answer.
 	assert.Eventually(t, func() bool { return strings.Contains(log.String(), `"POST /echo HTTP/1.1" 415`) }, 5*time.Second, 10*time.Millisecond)
+}
+
+// A body that cannot be read for another reason than its size (a broken
+// chunked encoding, a client that goes away) is a bad request, not one
+// too large; only a body over the limit gets 413.
+func TestEchoBodyErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		body io.Reader
+		code int
+	}{
+		{"read error", iotest.ErrReader(errors.New("invalid byte in chunk length")), http.StatusBadRequest},
+		{"over the limit", bytes.NewReader(make([]byte, 1<<20+1)), http.StatusRequestEntityTooLarge},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodPost, "/echo", tt.body)
+			req.Header.Set("Content-Type", "application/octet-stream")
+			w := httptest.NewRecorder()
+			newHandler(io.Discard).ServeHTTP(w, req)
+			assert.Equal(t, tt.code, w.Code)
+			assert.Equal(t, "text/plain; charset=utf-8", w.Header().Get("Content-Type"))
+		})
+	}
 }
