@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -83,7 +84,11 @@ func (b *backend) store(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxDocument))
 	if err != nil {
-		uriHTTPError(w, err.Error(), http.StatusRequestEntityTooLarge)
+		code := http.StatusBadRequest // a body that could not be read
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			code = http.StatusRequestEntityTooLarge
+		}
+		uriHTTPError(w, err.Error(), code)
 		return
 	}
 	b.mu.Lock()

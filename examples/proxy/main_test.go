@@ -2,14 +2,17 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/cturi/cturi/internal/servertest"
@@ -91,4 +94,26 @@ func TestProxyTranslates(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "data: event 1 of 5\n", line)
 	assert.Less(t, time.Since(start), 1200*time.Millisecond, "the first event was not held back")
+}
+
+// The demo backend answers 400 to a body it cannot read, 413 only to one
+// over its limit.
+func TestBackendBodyErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		body io.Reader
+		code int
+	}{
+		{"read error", iotest.ErrReader(errors.New("invalid byte in chunk length")), http.StatusBadRequest},
+		{"over the limit", bytes.NewReader(make([]byte, maxDocument+1)), http.StatusRequestEntityTooLarge},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodPost, "/documents", tt.body)
+			req.Header.Set("Content-Type", labelPerson)
+			w := httptest.NewRecorder()
+			newBackend().ServeHTTP(w, req)
+			assert.Equal(t, tt.code, w.Code)
+		})
+	}
 }
