@@ -64,6 +64,11 @@ func run(ctx context.Context, addr, backendURL string, out, logw io.Writer) erro
 	if err != nil || (target.Scheme != "http" && target.Scheme != "https") || target.Host == "" {
 		return fmt.Errorf("-backend %q is not an http(s) URL", backendURL)
 	}
+	if target.User != nil {
+		// ProxyRequest.SetURL would drop them, and the transport does not
+		// send them: refuse rather than proxy without them.
+		return fmt.Errorf("-backend %q: credentials in the URL are not sent to the backend", target.Redacted())
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err

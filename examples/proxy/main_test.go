@@ -36,6 +36,18 @@ func TestRunWithDemoBackend(t *testing.T) {
 func TestRunRejectsBadBackend(t *testing.T) {
 	err := run(context.Background(), "127.0.0.1:0", "ftp://x", io.Discard, io.Discard)
 	assert.ErrorContains(t, err, "not an http(s) URL")
+
+	// httputil.ProxyRequest.SetURL does not carry the URL's user
+	// information, and the proxy's transport does not turn it into an
+	// Authorization field: credentials in -backend would be dropped
+	// silently (and printed).
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second) // in case it serves
+	defer cancel()
+	var out strings.Builder
+	err = run(ctx, "127.0.0.1:0", "http://user:secret@127.0.0.1:1", &out, io.Discard)
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), "secret")
+	assert.NotContains(t, out.String(), "secret")
 }
 
 func TestProxyTranslates(t *testing.T) {
