@@ -42,9 +42,20 @@ func uriBackend(t *testing.T, gate chan struct{}) http.Handler {
 	})
 	mux.HandleFunc("/stream", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", r.URL.Query().Get("label"))
-		rc := http.NewResponseController(w)
+		var chunks []string
+		length := 0
 		for i := range 4 {
-			_, _ = io.WriteString(w, "data: chunk "+strconv.Itoa(i)+"\n\n")
+			chunks = append(chunks, "data: chunk "+strconv.Itoa(i)+"\n\n")
+			length += len(chunks[i])
+		}
+		if r.URL.Query().Has("length") {
+			// Framed by length, so that a proxy streams it only if it
+			// recognises the type or flushes every write.
+			w.Header().Set("Content-Length", strconv.Itoa(length))
+		}
+		rc := http.NewResponseController(w)
+		for _, chunk := range chunks {
+			_, _ = io.WriteString(w, chunk)
 			if !assert.NoError(t, rc.Flush()) {
 				return
 			}
@@ -165,7 +176,8 @@ func TestProxyChain(t *testing.T) {
 
 // A proxy that maps an event stream to a URI label no longer recognises
 // it by type; FlushInterval -1, as ProxyModifyResponse documents, keeps
-// it streaming whatever the framing.
+// it streaming whatever the framing. The backend declares a
+// Content-Length, since a proxy streams a response without one anyway.
 func TestProxyStreamsURILabelledEvents(t *testing.T) {
 	gate := make(chan struct{})
 	backend := httptest.NewServer(uriBackend(t, gate))
@@ -178,10 +190,28 @@ func TestProxyStreamsURILabelledEvents(t *testing.T) {
 		FlushInterval:  -1,
 	})
 	t.Cleanup(proxy.Close)
-	res, err := proxy.Client().Get(proxy.URL + "/stream?label=text/event-stream")
+	res, err := proxy.Client().Get(proxy.URL + "/stream?length&label=text/event-stream")
 	require.NoError(t, err)
 	defer res.Body.Close()
 	assert.Equal(t, "ContentType:text/event-stream", res.Header.Get("Content-Type"))
+	assert.Equal(t, int64(60), res.ContentLength)
+	readChunks(t, res.Body, gate)
+}
+
+// The proxy reads the label after ModifyResponse, so an event stream the
+// backend labels with a URI, mapped to text/event-stream, is flushed per
+// event with the default FlushInterval, even framed by length.
+func TestProxyRecognisesMappedEventStream(t *testing.T) {
+	gate := make(chan struct{})
+	backend := httptest.NewServer(uriBackend(t, gate))
+	t.Cleanup(backend.Close)
+	proxy := httptest.NewServer(labelProxy(backend, 0))
+	t.Cleanup(proxy.Close)
+	res, err := proxy.Client().Get(proxy.URL + "/stream?length&label=" + url.QueryEscape("ContentType:text/event-stream"))
+	require.NoError(t, err)
+	defer res.Body.Close()
+	assert.Equal(t, "text/event-stream", res.Header.Get("Content-Type"))
+	assert.Equal(t, int64(60), res.ContentLength)
 	readChunks(t, res.Body, gate)
 }
 
