@@ -97,3 +97,43 @@ func TestGorillaContentTypeHandlerOutsideRefuses(t *testing.T) {
 	h.ServeHTTP(w, r)
 	assert.Equal(t, http.StatusUnsupportedMediaType, w.Code)
 }
+
+// CompressHandler sniffs a Content-Type, which the middleware outside it
+// then maps, only for an answer it compresses and only on Write: for a
+// client that does not accept gzip, net/http sniffs after the middleware
+// and the type goes out unmapped, and an io.Copy (ReadFrom) body it
+// compresses gets no Content-Type at all. The README says so.
+func TestGorillaCompressSniffsOnlyWhenCompressing(t *testing.T) {
+	page := strings.Repeat("<p>cturi</p>", 200)
+	tests := []struct {
+		name, acceptEncoding string
+		copyBody             bool
+		want                 []string
+	}{
+		{"gzip, Write", "gzip", false, []string{`ContentType:text/html?charset="utf-8"`}},
+		{"identity, Write", "identity", false, []string{"text/html; charset=utf-8"}},
+		{"gzip, io.Copy", "gzip", true, nil},
+		{"identity, io.Copy", "identity", true, []string{"text/html; charset=utf-8"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(recommendedChain(io.Discard, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if tt.copyBody {
+					_, _ = io.Copy(w, onlyReader{strings.NewReader(page)})
+					return
+				}
+				_, _ = io.WriteString(w, page)
+			})))
+			defer srv.Close()
+			req, err := http.NewRequest(http.MethodGet, srv.URL, nil)
+			require.NoError(t, err)
+			req.Header.Set("Accept-Encoding", tt.acceptEncoding) // set by hand: no transparent gzip
+			res, err := srv.Client().Do(req)
+			require.NoError(t, err)
+			_, _ = io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			require.Equal(t, http.StatusOK, res.StatusCode)
+			assert.Equal(t, tt.want, res.Header.Values("Content-Type"))
+		})
+	}
+}
