@@ -48,6 +48,15 @@ func main() {
 	}
 }
 
+// The server's timeouts besides ReadHeaderTimeout: readTimeout bounds the
+// reading of a whole request, body included (POST /echo reads up to 1
+// MiB), idleTimeout how long a keep-alive connection may wait for its
+// next request. The tests shorten readTimeout.
+var (
+	readTimeout = 30 * time.Second
+	idleTimeout = 2 * time.Minute
+)
+
 // run serves until ctx is done, printing the URL and what to try to out
 // and the request log to logw.
 func run(ctx context.Context, addr string, out, logw io.Writer) error {
@@ -59,6 +68,8 @@ func run(ctx context.Context, addr string, out, logw io.Writer) error {
 	srv := &http.Server{
 		Handler:           newHandler(logw),
 		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       readTimeout,
+		IdleTimeout:       idleTimeout,
 	}
 	fmt.Fprintf(out, `%s
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -150,4 +151,26 @@ func TestEchoBodyErrors(t *testing.T) {
 			assert.Equal(t, "text/plain; charset=utf-8", w.Header().Get("Content-Type"))
 		})
 	}
+}
+
+// A client that sends a request's header and then holds back its body
+// does not hold the connection (and a goroutine) for ever: the read
+// deadline covers the body too, and POST /echo answers 400.
+func TestSlowBodyTimesOut(t *testing.T) {
+	defer func(d time.Duration) { readTimeout = d }(readTimeout)
+	readTimeout = 300 * time.Millisecond
+	base, stop := servertest.Start(t, func(ctx context.Context, stdout io.Writer) error {
+		return run(ctx, "127.0.0.1:0", stdout, io.Discard)
+	})
+	defer stop()
+
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = io.WriteString(conn, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: 10\r\n\r\nab")
+	require.NoError(t, err)
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(5*time.Second)))
+	raw, err := io.ReadAll(conn)
+	require.NoError(t, err, "the server let the connection wait")
+	assert.True(t, strings.HasPrefix(string(raw), "HTTP/1.1 400 "), "%q", raw)
 }
