@@ -95,6 +95,10 @@ func serveMap(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, resp)
 }
 
+// maxBody bounds the request bodies POST /echo reads, and the form
+// bodies the middleware reads for it.
+const maxBody = 1 << 20
+
 // echoResponse is what POST /echo answers.
 type echoResponse struct {
 	Original string `json:"original"`
@@ -116,7 +120,7 @@ func serveEcho(w http.ResponseWriter, r *http.Request) {
 	}
 	resp.Form = r.PostForm
 	h := sha256.New()
-	n, err := io.Copy(h, http.MaxBytesReader(w, r.Body, 1<<20))
+	n, err := io.Copy(h, http.MaxBytesReader(w, r.Body, maxBody))
 	if err != nil {
 		code := http.StatusBadRequest // a body that could not be read
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {

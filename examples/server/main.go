@@ -110,8 +110,9 @@ func newHandler(logw io.Writer) http.Handler {
 
 	// URI labels become Content-Types both ways, a request label that
 	// cannot be mapped is answered 415, and application/www-form-urlencoded
-	// bodies are decoded into r.PostForm.
-	rewrite := middleware.Rewrite(middleware.Options{DecodeForms: true})
+	// bodies (up to the 1 MiB POST /echo reads) are decoded into
+	// r.PostForm.
+	rewrite := middleware.Rewrite(middleware.Options{DecodeForms: true, MaxFormBytes: maxBody})
 	return handlers.LoggingHandler(logw,
 		handlers.RecoveryHandler()(
 			rewrite(handlers.CompressHandler(mux))))

@@ -174,3 +174,15 @@ func TestSlowBodyTimesOut(t *testing.T) {
 	require.NoError(t, err, "the server let the connection wait")
 	assert.True(t, strings.HasPrefix(string(raw), "HTTP/1.1 400 "), "%q", raw)
 }
+
+// The middleware reads a form body before the handler runs; it stops at
+// the handler's own 1 MiB limit, not at its 10 MiB default.
+func TestEchoFormBodyLimit(t *testing.T) {
+	body := "a=" + strings.Repeat("b", 1<<20)
+	req := httptest.NewRequest(http.MethodPost, "/echo", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/www-form-urlencoded")
+	w := httptest.NewRecorder()
+	newHandler(io.Discard).ServeHTTP(w, req)
+	assert.Equal(t, http.StatusRequestEntityTooLarge, w.Code)
+	assert.Contains(t, w.Body.String(), "(form-too-large)", "refused by the middleware, before it buffered the body")
+}
