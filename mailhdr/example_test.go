@@ -1,12 +1,14 @@
 package mailhdr_test
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/cturi/cturi/mailhdr"
+	"github.com/cturi/cturi/mapping"
 	message "github.com/emersion/go-message"
 	"github.com/emersion/go-message/textproto"
 )
@@ -108,4 +110,21 @@ func ExampleParseTarget() {
 	t, err := mailhdr.ParseTarget("canonical")
 	fmt.Println(t == mailhdr.Canonical, err)
 	// Output: true <nil>
+}
+
+// Err joins the problems, so errors.Is finds a kind and errors.As the
+// mapping error behind it.
+func ExampleReport_Err() {
+	msg := "Content-Type: multipart/mixed; boundary=b\n\n" +
+		"--b\nContent-Type: text/plain; charset=\"\\\"\n\nhi\n--b--\n"
+	rep, _ := mailhdr.Rewrite(io.Discard, strings.NewReader(msg), mailhdr.Options{})
+	err := rep.Err()
+	fmt.Println(rep.OK(), errors.Is(err, mailhdr.ErrMapping), errors.Is(err, mailhdr.ErrNoBoundary))
+	var me *mapping.Error
+	if errors.As(err, &me) {
+		fmt.Println(me.Kind)
+	}
+	// Output:
+	// false true false
+	// syntax
 }

@@ -35,9 +35,10 @@ const (
 	// middle of a line, or by a multipart delimiter before its empty line.
 	KindTruncatedHeader
 	// KindNoBoundary: a multipart Content-Type without a usable boundary
-	// parameter (missing, empty or longer than 998 octets; a boundary
-	// given only in RFC 2231 form, boundary*0= or boundary*=, is not read
-	// either); the body is passed through unexamined.
+	// parameter (missing, empty or longer than 996 octets, so that a
+	// delimiter line fits in 998; a boundary given only in RFC 2231 form,
+	// boundary*0= or boundary*=, is not read either); the body is passed
+	// through unexamined.
 	KindNoBoundary
 	// KindMissingDelimiter: a multipart body without its close delimiter,
 	// ended by the end of the input or by an outer delimiter.

@@ -6,17 +6,17 @@ import "strings"
 // the quoting removed: the octets between the quotes with each quoted-pair
 // replaced by the octet it stands for, or the unquoted token.
 type Param struct {
-	Name  string
-	Value string
+	Name  string // as written, case kept
+	Value string // unquoted
 }
 
 // ContentType is a parsed Content-Type field value: the media type and its
 // parameters in their original order, with duplicates and the case of
 // every name kept. Comments are not kept.
 type ContentType struct {
-	Type    string
-	Subtype string
-	Params  []Param
+	Type    string  // as written; String lower-cases it
+	Subtype string  // as written; String lower-cases it
+	Params  []Param // in order, duplicates kept
 }
 
 // ParseContentType parses a Content-Type field value as SPEC C1-C3 define

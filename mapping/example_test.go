@@ -254,3 +254,56 @@ func ExampleNewByteSet() {
 	fmt.Println(mapping.Escape("a/b c:d", pathSegment))
 	// Output: a%2Fb%20c:d
 }
+
+// Param finds a parameter whatever the case of its name; the value comes
+// without its quotes.
+func ExampleContentType_Param() {
+	ct, err := mapping.ParseContentType(`text/plain; Charset="utf-8"; format=flowed`)
+	if err != nil {
+		panic(err)
+	}
+	v, ok := ct.Param("charset")
+	fmt.Printf("%q %v\n", v, ok)
+	v, ok = ct.Param("delsp")
+	fmt.Printf("%q %v\n", v, ok)
+	// Output:
+	// "utf-8" true
+	// "" false
+}
+
+// Param finds a query item whatever the case of its name; the value is
+// still URI text.
+func ExampleURI_Param() {
+	u, err := mapping.ParseURI(`mailto:U@example.net?subject="misc"&body="line1%0D%0Aline2"`)
+	if err != nil {
+		panic(err)
+	}
+	body, _ := u.Param("Body")
+	fmt.Println(body)
+	fmt.Printf("%q\n", mapping.Unescape(body))
+	// Output:
+	// line1%0D%0Aline2
+	// "line1\r\nline2"
+}
+
+// String writes the canonical form: the scheme lower-cased, every value
+// quoted, an empty query dropped.
+func ExampleURI_String() {
+	u, err := mapping.ParseURI("HTTP://x.test/a?b=1&&c=%22d%22#f")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(u)
+	// Output: http://x.test/a?b="1"&c="d"#f
+}
+
+// Without and Union derive a set from the predefined ones.
+func ExampleByteSet_Without() {
+	noSlash := mapping.BodyChars.Without("/")
+	fmt.Println(mapping.Escape("a/b:c", noSlash))
+	withSpace := mapping.Unreserved.Union(mapping.NewByteSet(" "))
+	fmt.Println(withSpace.Contains(' '), mapping.Unreserved.Contains(' '))
+	// Output:
+	// a%2Fb:c
+	// true false
+}

@@ -6,8 +6,8 @@ import "strings"
 // percent-encoded, with the value's delimiters ('"' or %22) removed. Use
 // Unescape to decode either.
 type QueryItem struct {
-	Name  string
-	Value string
+	Name  string // URI text, as written
+	Value string // URI text, delimiters removed
 }
 
 // URI is a parsed URI type label (SPEC U1-U9).

@@ -87,9 +87,9 @@
 // has a fixed size, at most about 70 KiB per mode in use: a stream of
 // distinct labels, an attacker's included, only replaces its entries.
 // A rewritten response label then costs one allocation (its new header
-// slice); a rewritten request label four (the copy of the request, its
-// header map and the map's group, and the context, which also holds the
-// header's values when there are at most eight).
+// slice); a rewritten request label three (the header map and its group,
+// and one allocation holding the copy of the request, its context and,
+// when there are at most eight, the header's values).
 //
 // # Reverse proxies
 //

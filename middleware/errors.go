@@ -9,7 +9,8 @@ import (
 )
 
 // Errors the middleware raises itself; mapping errors are *mapping.Error
-// values. Each is wrapped in an *Error.
+// values. Each but ErrAfterReturn is wrapped in an *Error; ErrAfterReturn
+// is returned as it is, by a response writer used too late.
 var (
 	// ErrMultipleLabels: more than one Content-Type field, so which label
 	// the message has is ambiguous.

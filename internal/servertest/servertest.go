@@ -52,6 +52,7 @@ type SyncBuffer struct {
 	b  strings.Builder
 }
 
+// Write appends p to the buffer.
 func (s *SyncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

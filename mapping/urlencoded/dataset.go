@@ -13,8 +13,8 @@ import (
 // "": the decoders return it so, and the encoders refuse a pair that is
 // undefined yet has a value (KindUnencodable), which would be lost.
 type Pair struct {
-	Name, Value string
-	Defined     bool
+	Name, Value string // decoded text
+	Defined     bool   // false for a name without '='
 }
 
 // DataSet is an ordered list of pairs. Order is significant and duplicate

@@ -30,7 +30,8 @@
 //
 // The encoders refuse, with an error, what the format cannot carry: names
 // or values that are not UTF-8, a pair that is undefined yet has a value,
-// and the data set (("", undefined)).
+// and the data set (("", undefined)); EncodeLegacy also refuses any
+// ("", undefined) pair, which legacy parsers skip.
 //
 // Decode is the decoder of seed 002 §4 (';' and '&' separate pairs, %HH
 // and '+' are decoded, the result must be UTF-8); DecodeLegacy reads the

@@ -22,7 +22,8 @@ import "strings"
 // a name or value that is not valid UTF-8 is an *Error of kind
 // KindBadUTF8, and the one data set the format cannot represent, the
 // single pair ("", undefined), which would encode as "" like the empty
-// data set, is KindUnencodable (Validate says the same without encoding).
+// data set, is KindUnencodable, as is a pair that is undefined yet has a
+// Value, which would be lost (Validate says the same without encoding).
 // For every d Encode accepts, Decode(d.Encode()) equals d.
 func (d DataSet) Encode() (string, error) {
 	if err := d.Validate(); err != nil {

@@ -23,8 +23,10 @@ const (
 	// semantics seed 002 §6 reserves ("it is incorrect to ignore or
 	// otherwise attempt to process them").
 	KindReservedFragment
-	// KindUnencodable: a data set the format cannot represent, which is
-	// exactly the one pair ("", undefined) on its own (seed 002 §3 note).
+	// KindUnencodable: a data set an encoder cannot represent faithfully:
+	// the one pair ("", undefined) on its own (seed 002 §3 note), a pair
+	// that is undefined yet has a Value, and, for EncodeLegacy, any
+	// ("", undefined) pair.
 	KindUnencodable
 	// KindUnknownCharset: a charset name that is not a WHATWG Encoding
 	// name or label, or one whose data is never decoded ("replacement").

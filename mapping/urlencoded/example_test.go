@@ -57,6 +57,28 @@ func ExampleDecodeLegacy() {
 	// "lang" = "de"
 }
 
+// A Decoder with a limit for untrusted input: the error says which pair
+// passed it. Decode reads UTF-8 only, whatever LegacyCharset says.
+func ExampleDecoder_Decode() {
+	dec := urlencoded.Decoder{MaxPairs: 3, LegacyCharset: "windows-1252"}
+	d, err := dec.Decode("city=Z%C3%BCrich;tag=a&tag=b")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	printSet(d)
+	_, err = dec.Decode("a;b;c;d")
+	var e *urlencoded.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Kind, e.Index, e.Offset)
+	}
+	// Output:
+	// "city" = "Zürich"
+	// "tag" = "a"
+	// "tag" = "b"
+	// too-many-pairs 3 6
+}
+
 func ExampleDecoder_DecodeLegacy() {
 	// A form on a windows-1252 page, limited to 10 pairs.
 	dec := urlencoded.Decoder{MaxPairs: 10, LegacyCharset: "windows-1252"}

@@ -145,7 +145,8 @@ func DirDeliver(dir string) Deliver {
 }
 
 // WriterDeliver returns a Deliver that writes each message to w, after
-// a line "=== message from <from> to <to>", one message at a time.
+// a line "=== message from <from> to ["to1" "to2"]" (the recipients
+// Go-quoted), one message at a time.
 func WriterDeliver(w io.Writer) Deliver {
 	var mu sync.Mutex
 	return func(from string, to []string, msg io.Reader) error {
