@@ -1,6 +1,7 @@
 package urlencoded
 
 import (
+	"bytes"
 	"errors"
 	"net/url"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/cturi/cturi/mapping"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/text/encoding/htmlindex"
 )
 
 // Fuzz targets. Their properties come from seed 002: Decode(Encode(x))
@@ -247,12 +249,27 @@ func FuzzEscapeCharset(f *testing.F) {
 		}
 
 		text, err := EscapeCharset(data, cs, DecodeFirst, mapping.Unreserved)
+		// x/text's own decoder is the reference: it replaces what it
+		// cannot decode with U+FFFD, so where its output has none the
+		// octets are valid and EscapeCharset must give that text, and
+		// where EscapeCharset succeeds it must give that text too.
+		ref, refOK := string(data), utf8.Valid(data)
+		if cs != "" {
+			enc, lerr := htmlindex.Get(cs)
+			require.NoError(t, lerr)
+			out, derr := enc.NewDecoder().Bytes(data)
+			ref, refOK = string(out), derr == nil && !bytes.ContainsRune(out, utf8.RuneError)
+		}
+		if refOK {
+			require.NoError(t, err, "%s %q decodes to %q", cs, data, ref)
+		}
 		if err != nil {
 			var e *Error
 			require.ErrorAs(t, err, &e)
 			require.Equal(t, KindUndecodable, e.Kind)
 			require.True(t, e.Offset >= 0 && e.Offset < len(data), "offset %d of %d", e.Offset, len(data))
 		} else {
+			require.Equal(t, ref, mapping.Unescape(text), "%s %q", cs, data)
 			require.True(t, utf8.ValidString(mapping.Unescape(text)))
 		}
 		if strings.HasPrefix(cs, "utf-16") {
