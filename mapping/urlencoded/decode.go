@@ -170,7 +170,7 @@ func (dc Decoder) decode(s string, class *[256]uint8, cs encoding.Encoding) (Dat
 		if i > start || !legacy {
 			if len(d) == limit {
 				return nil, newError(KindTooManyPairs, s, start, len(d),
-					"more than %d pairs (pair %d starts at offset %d)", limit, len(d)+1, start)
+					"more pairs than the limit of %d: pair %d, the first over it, starts at offset %d", limit, len(d), start)
 			}
 			var p Pair
 			var err error

@@ -72,7 +72,7 @@ func ExampleDecoder_DecodeLegacy() {
 	// Output:
 	// "price" = "€10"
 	// "name" = "Boötes"
-	// urlencoded: more than 2 pairs (pair 3 starts at offset 4)
+	// urlencoded: more pairs than the limit of 2: pair 2, the first over it, starts at offset 4
 }
 
 func ExampleDataSet_Encode() {
