@@ -136,3 +136,37 @@ func TestEscapeCharsetGenuineReplacement(t *testing.T) {
 		assert.Equal(t, "a%EF%BF%BDb", got, cs)
 	}
 }
+
+// TestSingleByteC1Octets: x/text's single-byte charsets leave undefined
+// the octets 0x80-0x9F their code page assigns no character to (every one
+// of them in ISO-8859-2 to -16), where WHATWG gives the C1 control of the
+// same number. The package documents this; these octets are undecodable,
+// in form data and in EscapeCharset alike, while the charsets' own
+// characters decode.
+func TestSingleByteC1Octets(t *testing.T) {
+	for _, tt := range []struct {
+		charset string
+		octet   byte
+	}{
+		{"iso-8859-2", 0x80},
+		{"iso-8859-5", 0x85},
+		{"iso-8859-15", 0x9F},
+		{"windows-1250", 0x81},
+		{"windows-1252", 0x9D},
+		{"windows-1253", 0x8C},
+	} {
+		_, err := EscapeCharset([]byte{'a', tt.octet}, tt.charset, DecodeFirst, mapping.Unreserved)
+		assert.ErrorIs(t, err, ErrUndecodable, "%s %#x", tt.charset, tt.octet)
+		_, err = Decoder{LegacyCharset: tt.charset}.DecodeLegacy("k=a" + mapping.Escape(string([]byte{tt.octet}), mapping.Unreserved))
+		assert.ErrorIs(t, err, ErrUndecodable, "%s %#x", tt.charset, tt.octet)
+	}
+	d, err := Decoder{LegacyCharset: "iso-8859-2"}.DecodeLegacy("k=%A1%B1")
+	require.NoError(t, err)
+	assert.Equal(t, DataSet{def("k", "Ąą")}, d)
+
+	// For UTF-8, named or not, invalid octets are bad-utf8, as with Decode.
+	for _, cs := range []string{"", "utf-8"} {
+		_, err = Decoder{LegacyCharset: cs}.DecodeLegacy("k=%C3")
+		assert.ErrorIs(t, err, ErrBadUTF8, cs)
+	}
+}
