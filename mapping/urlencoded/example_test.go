@@ -57,6 +57,22 @@ func ExampleDecodeLegacy() {
 	// "lang" = "de"
 }
 
+func ExampleDecoder_Decode() {
+	// An untrusted query, limited to 3 pairs; no limit would be MaxPairs: -1.
+	dec := urlencoded.Decoder{MaxPairs: 3}
+	d, err := dec.Decode("a=1;b&c=")
+	fmt.Println(len(d), err)
+
+	_, err = dec.Decode("a;b;c;d;e")
+	var e *urlencoded.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Kind, e.Index, e.Offset, errors.Is(err, urlencoded.ErrTooManyPairs))
+	}
+	// Output:
+	// 3 <nil>
+	// too-many-pairs 3 6 true
+}
+
 func ExampleDecoder_DecodeLegacy() {
 	// A form on a windows-1252 page, limited to 10 pairs.
 	dec := urlencoded.Decoder{MaxPairs: 10, LegacyCharset: "windows-1252"}
