@@ -170,3 +170,28 @@ func TestSingleByteC1Octets(t *testing.T) {
 		assert.ErrorIs(t, err, ErrBadUTF8, cs)
 	}
 }
+
+// TestGBKDecodesAsGB18030: in the WHATWG Encoding Standard "the gbk
+// decoder is the gb18030 decoder", so data labelled gbk or gb2312 may hold
+// GB18030's four-byte sequences (x/text's GBK decoder refuses them).
+func TestGBKDecodesAsGB18030(t *testing.T) {
+	for _, cs := range []string{"gbk", "GB2312", "x-gbk", "gb18030"} {
+		got, err := EscapeCharset([]byte("a\x81\x30\x81\x30\x94\x39\xFC\x36\xA1\xA1"), cs, DecodeFirst, mapping.Unreserved)
+		require.NoError(t, err, cs)
+		assert.Equal(t, "a%C2%80%F0%9F%98%80%E3%80%80", got, cs) // U+0080, U+1F600, U+3000
+
+		d, err := Decoder{LegacyCharset: cs}.DecodeLegacy("q=%94%39%FC%36&r=%84%31%A4%37")
+		require.NoError(t, err, cs)
+		assert.Equal(t, DataSet{def("q", "😀"), def("r", "\uFFFD")}, d, cs)
+
+		_, err = EscapeCharset([]byte("ok\x81\x30\x81"), cs, DecodeFirst, mapping.Unreserved)
+		var e *Error
+		require.ErrorAs(t, err, &e, cs)
+		assert.Equal(t, KindUndecodable, e.Kind, cs)
+		assert.Equal(t, 2, e.Offset, cs)
+
+		// x/text leaves the user-defined areas undefined (documented).
+		_, err = EscapeCharset([]byte("\xAA\xA1"), cs, DecodeFirst, mapping.Unreserved)
+		assert.ErrorIs(t, err, ErrUndecodable, cs)
+	}
+}

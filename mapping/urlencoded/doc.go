@@ -56,8 +56,11 @@
 // page assigns nothing to, which is all 32 of them in ISO-8859-2 to -16
 // and, for instance, 0x81, 0x8D, 0x8F, 0x90 and 0x9D in windows-1252
 // (KindUndecodable, where WHATWG gives the C1 control of the same
-// number), and its ISO-2022-JP reads ESC ( J as ASCII and accepts SO, SI
-// and back-to-back escape sequences, which WHATWG treats as errors.
+// number), its GB18030 leaves the two-byte user-defined areas (AA A1,
+// FE FE, ...) undefined, where WHATWG gives private-use characters, and
+// its ISO-2022-JP reads ESC ( J as ASCII and accepts SO, SI and
+// back-to-back escape sequences, which WHATWG treats as errors. As in
+// WHATWG, gbk and gb2312 text is decoded with the gb18030 decoder.
 //
 // # Errors and security
 //
