@@ -10,6 +10,7 @@ import (
 	"github.com/cturi/cturi/mapping"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/htmlindex"
+	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/transform"
 )
 
@@ -101,6 +102,11 @@ func lookupCharset(name string) (encoding.Encoding, error) {
 	case "replacement":
 		return nil, newError(KindUnknownCharset, name, 0, -1,
 			"charset %q is a WHATWG replacement encoding, whose data is never decoded", name)
+	case "gbk":
+		// WHATWG: "The gbk decoder is the gb18030 decoder", so text
+		// labelled gbk or gb2312 may hold four-byte sequences, which
+		// x/text's GBK decoder refuses. This package only decodes.
+		return simplifiedchinese.GB18030, nil
 	}
 	return enc, nil
 }

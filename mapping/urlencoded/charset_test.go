@@ -136,3 +136,62 @@ func TestEscapeCharsetGenuineReplacement(t *testing.T) {
 		assert.Equal(t, "a%EF%BF%BDb", got, cs)
 	}
 }
+
+// TestSingleByteC1Octets: x/text's single-byte charsets leave undefined
+// the octets 0x80-0x9F their code page assigns no character to (every one
+// of them in ISO-8859-2 to -16), where WHATWG gives the C1 control of the
+// same number. The package documents this; these octets are undecodable,
+// in form data and in EscapeCharset alike, while the charsets' own
+// characters decode.
+func TestSingleByteC1Octets(t *testing.T) {
+	for _, tt := range []struct {
+		charset string
+		octet   byte
+	}{
+		{"iso-8859-2", 0x80},
+		{"iso-8859-5", 0x85},
+		{"iso-8859-15", 0x9F},
+		{"windows-1250", 0x81},
+		{"windows-1252", 0x9D},
+		{"windows-1253", 0x8C},
+	} {
+		_, err := EscapeCharset([]byte{'a', tt.octet}, tt.charset, DecodeFirst, mapping.Unreserved)
+		assert.ErrorIs(t, err, ErrUndecodable, "%s %#x", tt.charset, tt.octet)
+		_, err = Decoder{LegacyCharset: tt.charset}.DecodeLegacy("k=a" + mapping.Escape(string([]byte{tt.octet}), mapping.Unreserved))
+		assert.ErrorIs(t, err, ErrUndecodable, "%s %#x", tt.charset, tt.octet)
+	}
+	d, err := Decoder{LegacyCharset: "iso-8859-2"}.DecodeLegacy("k=%A1%B1")
+	require.NoError(t, err)
+	assert.Equal(t, DataSet{def("k", "Ąą")}, d)
+
+	// For UTF-8, named or not, invalid octets are bad-utf8, as with Decode.
+	for _, cs := range []string{"", "utf-8"} {
+		_, err = Decoder{LegacyCharset: cs}.DecodeLegacy("k=%C3")
+		assert.ErrorIs(t, err, ErrBadUTF8, cs)
+	}
+}
+
+// TestGBKDecodesAsGB18030: in the WHATWG Encoding Standard "the gbk
+// decoder is the gb18030 decoder", so data labelled gbk or gb2312 may hold
+// GB18030's four-byte sequences (x/text's GBK decoder refuses them).
+func TestGBKDecodesAsGB18030(t *testing.T) {
+	for _, cs := range []string{"gbk", "GB2312", "x-gbk", "gb18030"} {
+		got, err := EscapeCharset([]byte("a\x81\x30\x81\x30\x94\x39\xFC\x36\xA1\xA1"), cs, DecodeFirst, mapping.Unreserved)
+		require.NoError(t, err, cs)
+		assert.Equal(t, "a%C2%80%F0%9F%98%80%E3%80%80", got, cs) // U+0080, U+1F600, U+3000
+
+		d, err := Decoder{LegacyCharset: cs}.DecodeLegacy("q=%94%39%FC%36&r=%84%31%A4%37")
+		require.NoError(t, err, cs)
+		assert.Equal(t, DataSet{def("q", "😀"), def("r", "\uFFFD")}, d, cs)
+
+		_, err = EscapeCharset([]byte("ok\x81\x30\x81"), cs, DecodeFirst, mapping.Unreserved)
+		var e *Error
+		require.ErrorAs(t, err, &e, cs)
+		assert.Equal(t, KindUndecodable, e.Kind, cs)
+		assert.Equal(t, 2, e.Offset, cs)
+
+		// x/text leaves the user-defined areas undefined (documented).
+		_, err = EscapeCharset([]byte("\xAA\xA1"), cs, DecodeFirst, mapping.Unreserved)
+		assert.ErrorIs(t, err, ErrUndecodable, cs)
+	}
+}

@@ -28,7 +28,10 @@ type Decoder struct {
 	// in the charset of its page. "" means UTF-8. The octets of each name
 	// and value, once percent-decoded, are converted to UTF-8 (seed 001
 	// case C.2); octets that are not valid in the charset give
-	// KindUndecodable. The charset must be ASCII-compatible (not UTF-16,
+	// KindUndecodable, except that for UTF-8 (named or "") they give
+	// KindBadUTF8, as with Decode. The conversion is x/text's, which
+	// leaves some octets WHATWG decodes undefined (see the package
+	// documentation). The charset must be ASCII-compatible (not UTF-16,
 	// not "replacement"), otherwise decoding fails with
 	// KindUnknownCharset. Each converted name or value is a string of its
 	// own. Decode ignores LegacyCharset: the
@@ -170,7 +173,7 @@ func (dc Decoder) decode(s string, class *[256]uint8, cs encoding.Encoding) (Dat
 		if i > start || !legacy {
 			if len(d) == limit {
 				return nil, newError(KindTooManyPairs, s, start, len(d),
-					"more than %d pairs (pair %d starts at offset %d)", limit, len(d)+1, start)
+					"more pairs than the limit of %d: pair %d, the first over it, starts at offset %d", limit, len(d), start)
 			}
 			var p Pair
 			var err error

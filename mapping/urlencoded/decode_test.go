@@ -2,6 +2,7 @@ package urlencoded
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"unsafe"
@@ -218,4 +219,30 @@ func TestErrorKinds(t *testing.T) {
 	}
 	assert.Equal(t, "Kind(99)", Kind(99).String())
 	assert.Nil(t, (&Error{Kind: 99}).Unwrap())
+}
+
+// TestErrorMessagePairNumbers: every message that names a pair numbers it
+// as Error.Index does, from 0, so that a log line and the error's fields
+// agree.
+func TestErrorMessagePairNumbers(t *testing.T) {
+	errOf := func(_ any, err error) error { return err }
+	tests := []struct {
+		name string
+		err  error
+	}{
+		{"bad-utf8", errOf(Decode("a;b;%FF"))},
+		{"undecodable", errOf(Decoder{LegacyCharset: "shift_jis"}.DecodeLegacy("a&b&c=%A0"))},
+		{"too-many-pairs", errOf(Decoder{MaxPairs: 2}.Decode("a;b;c"))},
+		{"too-many-pairs, legacy", errOf(Decoder{MaxPairs: 1}.DecodeLegacy("a&&b"))},
+		{"validate", DataSet{def("a", ""), def("b", "\xff")}.Validate()},
+		{"undefined with a value", DataSet{def("a", ""), {Name: "b", Value: "x"}}.Validate()},
+		{"legacy unencodable", errOf(DataSet{def("a", "1"), undef("")}.EncodeLegacy())},
+	}
+	for _, tt := range tests {
+		var e *Error
+		require.ErrorAs(t, tt.err, &e, tt.name)
+		require.Positive(t, e.Index, tt.name)
+		assert.Regexp(t, fmt.Sprintf(`\bpair %d\b`, e.Index), tt.err.Error(), tt.name)
+		assert.NotRegexp(t, fmt.Sprintf(`\bpair %d\b`, e.Index+1), tt.err.Error(), tt.name)
+	}
 }

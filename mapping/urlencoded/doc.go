@@ -53,10 +53,15 @@
 // two mistakes, corrected here: the octets of "greeting" are
 // 67 72 65 65 74 69 6E 67, and U+00F7 '÷' is %C3%B7 in UTF-8. The
 // charsets are x/text's, which differ from WHATWG's in places: its
-// windows-1252 leaves 0x81, 0x8D, 0x8F, 0x90 and 0x9D undefined
-// (KindUndecodable, where WHATWG gives C1 controls), and its ISO-2022-JP
-// reads ESC ( J as ASCII and accepts SO, SI and back-to-back escape
-// sequences, which WHATWG treats as errors.
+// single-byte charsets leave undefined the octets 0x80-0x9F their code
+// page assigns nothing to, which is all 32 of them in ISO-8859-2 to -16
+// and, for instance, 0x81, 0x8D, 0x8F, 0x90 and 0x9D in windows-1252
+// (KindUndecodable, where WHATWG gives the C1 control of the same
+// number), its GB18030 leaves the two-byte user-defined areas (AA A1,
+// FE FE, ...) undefined, where WHATWG gives private-use characters, and
+// its ISO-2022-JP reads ESC ( J as ASCII and accepts SO, SI and
+// back-to-back escape sequences, which WHATWG treats as errors. As in
+// WHATWG, gbk and gb2312 text is decoded with the gb18030 decoder.
 //
 // # Errors and security
 //

@@ -70,13 +70,13 @@ func ExampleDecoder_Decode() {
 	_, err = dec.Decode("a;b;c;d")
 	var e *urlencoded.Error
 	if errors.As(err, &e) {
-		fmt.Println(e.Kind, e.Index, e.Offset)
+		fmt.Println(e.Kind, e.Index, e.Offset, errors.Is(err, urlencoded.ErrTooManyPairs))
 	}
 	// Output:
 	// "city" = "Zürich"
 	// "tag" = "a"
 	// "tag" = "b"
-	// too-many-pairs 3 6
+	// too-many-pairs 3 6 true
 }
 
 func ExampleDecoder_DecodeLegacy() {
@@ -94,7 +94,7 @@ func ExampleDecoder_DecodeLegacy() {
 	// Output:
 	// "price" = "€10"
 	// "name" = "Boötes"
-	// urlencoded: more than 2 pairs (pair 3 starts at offset 4)
+	// urlencoded: more pairs than the limit of 2: pair 2, the first over it, starts at offset 4
 }
 
 func ExampleDataSet_Encode() {

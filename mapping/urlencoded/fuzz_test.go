@@ -1,14 +1,17 @@
 package urlencoded
 
 import (
+	"bytes"
 	"errors"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/cturi/cturi/mapping"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/text/encoding/htmlindex"
 )
 
 // Fuzz targets. Their properties come from seed 002: Decode(Encode(x))
@@ -146,6 +149,19 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		for legacy, decode := range []func(string) (DataSet, error){Decode, DecodeLegacy} {
 			d, err := decode(s)
+			// The decoders agree with a direct transcription of §4 (and of
+			// the WHATWG parser for the legacy format), so that a pair or
+			// octet lost or altered in decoding is found, not only one
+			// that the canonical form would not reproduce.
+			want, wantOK := sec4Decode(s, legacy == 1)
+			if len(want) > DefaultMaxPairs {
+				require.ErrorIs(t, err, ErrTooManyPairs)
+				continue
+			}
+			require.Equal(t, wantOK, err == nil, "%q: %v", s, err)
+			if wantOK {
+				require.Equal(t, want, d, "%q", s)
+			}
 			if err != nil {
 				var e *Error
 				require.ErrorAs(t, err, &e)
@@ -233,12 +249,27 @@ func FuzzEscapeCharset(f *testing.F) {
 		}
 
 		text, err := EscapeCharset(data, cs, DecodeFirst, mapping.Unreserved)
+		// x/text's own decoder is the reference: it replaces what it
+		// cannot decode with U+FFFD, so where its output has none the
+		// octets are valid and EscapeCharset must give that text, and
+		// where EscapeCharset succeeds it must give that text too.
+		ref, refOK := string(data), utf8.Valid(data)
+		if cs != "" {
+			enc, lerr := htmlindex.Get(cs)
+			require.NoError(t, lerr)
+			out, derr := enc.NewDecoder().Bytes(data)
+			ref, refOK = string(out), derr == nil && !bytes.ContainsRune(out, utf8.RuneError)
+		}
+		if refOK {
+			require.NoError(t, err, "%s %q decodes to %q", cs, data, ref)
+		}
 		if err != nil {
 			var e *Error
 			require.ErrorAs(t, err, &e)
 			require.Equal(t, KindUndecodable, e.Kind)
 			require.True(t, e.Offset >= 0 && e.Offset < len(data), "offset %d of %d", e.Offset, len(data))
 		} else {
+			require.Equal(t, ref, mapping.Unescape(text), "%s %q", cs, data)
 			require.True(t, utf8.ValidString(mapping.Unescape(text)))
 		}
 		if strings.HasPrefix(cs, "utf-16") {
@@ -272,4 +303,63 @@ func equalDataSets(a, b DataSet) bool {
 		}
 	}
 	return true
+}
+
+// sec4Decode is seed 002 §4 written out as the draft states it, one step
+// after another and without the decoders' optimisations: split at ';' and
+// '&' ('&' only, skipping empty sequences, for the legacy format), split
+// each sequence at its first '=', replace %HH and '+', check UTF-8. It
+// reports false for a data set that is not UTF-8.
+func sec4Decode(s string, legacy bool) (DataSet, bool) {
+	if s == "" {
+		return nil, true
+	}
+	seps := ";&"
+	if legacy {
+		seps = "&"
+	}
+	var d DataSet
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && strings.IndexByte(seps, s[i]) < 0 {
+			continue
+		}
+		seq := s[start:i]
+		start = i + 1
+		if legacy && seq == "" {
+			continue
+		}
+		name, value, defined := strings.Cut(seq, "=")
+		p := Pair{Name: sec4Replace(name), Defined: defined}
+		if defined {
+			p.Value = sec4Replace(value)
+		}
+		if !utf8.ValidString(p.Name) || !utf8.ValidString(p.Value) {
+			return nil, false
+		}
+		d = append(d, p)
+	}
+	return d, true
+}
+
+// sec4Replace is §4 step 5: each %HH (either case) becomes its octet and
+// each '+' a space, in one pass; any other '%' stays.
+func sec4Replace(s string) string {
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '+':
+			b = append(b, ' ')
+		case s[i] == '%' && i+2 < len(s):
+			if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
+				b = append(b, byte(v))
+				i += 2
+				continue
+			}
+			b = append(b, '%')
+		default:
+			b = append(b, s[i])
+		}
+	}
+	return string(b)
 }
