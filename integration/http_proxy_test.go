@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cturi/cturi/internal/proxybody"
 	"github.com/cturi/cturi/mapping"
 	"github.com/cturi/cturi/middleware"
 	"github.com/stretchr/testify/assert"
@@ -80,6 +81,7 @@ func labelProxy(backend *httptest.Server, flush time.Duration) http.Handler {
 	return &httputil.ReverseProxy{
 		Rewrite: middleware.ProxyRewrite(opts, func(pr *httputil.ProxyRequest) {
 			pr.SetURL(target)
+			proxybody.Guard(pr.Out)
 		}),
 		ModifyResponse: middleware.ProxyModifyResponse(opts, nil),
 		Transport:      backend.Client().Transport,
@@ -92,7 +94,10 @@ func labelProxy(backend *httptest.Server, flush time.Duration) http.Handler {
 func plainProxy(backend *httptest.Server) *httputil.ReverseProxy {
 	target, _ := url.Parse(backend.URL)
 	return &httputil.ReverseProxy{
-		Rewrite:   func(pr *httputil.ProxyRequest) { pr.SetURL(target) },
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(target)
+			proxybody.Guard(pr.Out)
+		},
 		Transport: backend.Client().Transport,
 		ErrorLog:  log.New(io.Discard, "", 0),
 	}

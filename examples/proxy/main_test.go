@@ -129,3 +129,28 @@ func TestBackendBodyErrors(t *testing.T) {
 		})
 	}
 }
+
+// A backend that answers as soon as the request body is in does not get
+// its response cut short by the proxy (golang/go#40747; proxybody.Guard).
+// servertest.HoldLateBodyRead makes the race happen on every run.
+func TestProxyAnswerBeforeBodyEnds(t *testing.T) {
+	first, rest := strings.Repeat("a", 1<<10), strings.Repeat("b", 64<<10)
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		_, _ = io.WriteString(w, first)
+		_ = http.NewResponseController(w).Flush()
+		time.Sleep(300 * time.Millisecond) // the held-back read happens now
+		_, _ = io.WriteString(w, rest)
+	}))
+	defer backend.Close()
+	target, _ := url.Parse(backend.URL)
+	proxy := httptest.NewServer(servertest.HoldLateBodyRead(newProxy(target, io.Discard), 100*time.Millisecond))
+	defer proxy.Close()
+
+	res, err := proxy.Client().Post(proxy.URL, "text/plain", strings.NewReader(strings.Repeat("x", 4096)))
+	require.NoError(t, err)
+	defer res.Body.Close()
+	got, err := io.ReadAll(res.Body)
+	require.NoError(t, err, "the response was cut short")
+	assert.Equal(t, first+rest, string(got))
+}

@@ -1,12 +1,14 @@
 // Package servertest holds what the tests of the example servers and the
 // integration tests share: starting an example's run function the way
-// `go run` does, and a log sink its goroutines may write to at once.
+// `go run` does, a log sink its goroutines may write to at once, and a
+// request body that provokes golang/go#40747 in a reverse proxy.
 package servertest
 
 import (
 	"bufio"
 	"context"
 	"io"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -64,4 +66,37 @@ func (s *SyncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// HoldLateBodyRead returns a handler that calls next with a copy of the
+// request whose body, once its declared length has been read, waits for
+// delay before each further read. In front of a reverse proxy whose
+// backend answers at once, that makes the transport's last read of the
+// body (the one that checks nothing follows) come after the proxy has
+// sent the response header and net/http has closed the inbound body: the
+// race of golang/go#40747, every time.
+func HoldLateBodyRead(next http.Handler, delay time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r2 := r.Clone(r.Context())
+		r2.Body = &lateBody{ReadCloser: r.Body, left: r.ContentLength, delay: delay}
+		next.ServeHTTP(w, r2)
+	})
+}
+
+type lateBody struct {
+	io.ReadCloser
+	left  int64
+	delay time.Duration
+}
+
+func (b *lateBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		time.Sleep(b.delay)
+		return b.ReadCloser.Read(p)
+	}
+	n, err := b.ReadCloser.Read(p)
+	if b.left -= int64(n); b.left == 0 && err == io.EOF {
+		err = nil // so that the transport reads once more
+	}
+	return n, err
 }
