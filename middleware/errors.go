@@ -62,13 +62,16 @@ type Error struct {
 	// Label is the Content-Type field value as it was (for
 	// ErrMultipleLabels, the first one).
 	Label string
-	// Err is a *mapping.Error or one of this package's sentinels.
+	// Err is a *mapping.Error, a *urlencoded.Error, an
+	// *http.MaxBytesError or one of this package's sentinels (which
+	// ErrFormUnreadable wraps together with the read error).
 	Err error
 }
 
-// Error returns "middleware: <side> Content-Type label cannot be mapped"
-// (or, for a form body, "middleware: request body cannot be decoded as
-// application/www-form-urlencoded") followed by the kind and the cause.
+// Error returns "middleware: the <side>'s Content-Type label cannot be
+// mapped" (for a form body, "middleware: the request body cannot be
+// decoded as application/www-form-urlencoded", or "... cannot be read")
+// followed by the kind and the cause.
 // It does not repeat the label, which can be long and comes from the peer.
 func (e *Error) Error() string {
 	return "middleware: " + e.what() + " (" + e.Kind() + "): " + e.Err.Error()
@@ -76,7 +79,10 @@ func (e *Error) Error() string {
 
 // what says what could not be done.
 func (e *Error) what() string {
-	if e.isForm() {
+	switch {
+	case errors.Is(e.Err, ErrFormUnreadable):
+		return "the " + e.Side.String() + " body cannot be read"
+	case e.isForm():
 		return "the " + e.Side.String() + " body cannot be decoded as " + formMediaType
 	}
 	return "the " + e.Side.String() + "'s Content-Type label cannot be mapped"
@@ -86,7 +92,8 @@ func (e *Error) what() string {
 func (e *Error) isForm() bool {
 	var tooBig *http.MaxBytesError
 	var ue *urlencoded.Error
-	return errors.Is(e.Err, ErrFormTooLarge) || errors.As(e.Err, &tooBig) || errors.As(e.Err, &ue)
+	return errors.Is(e.Err, ErrFormTooLarge) || errors.Is(e.Err, ErrFormUnreadable) ||
+		errors.As(e.Err, &tooBig) || errors.As(e.Err, &ue)
 }
 
 // status is the HTTP status a rejected request gets.
@@ -107,8 +114,8 @@ func (e *Error) Unwrap() error { return e.Err }
 // Kind names the cause: the SPEC error kind of a mapping error ("ctl",
 // "bad-mime-type", ...); "multiple-labels", "too-long",
 // "scheme-not-allowed" or "invalid-header-value" for this package's own;
-// "form-too-large", "form-bad-utf8" or "form-too-many-pairs" for a form
-// body (DecodeForms).
+// "form-too-large", "form-unreadable", "form-bad-utf8" or
+// "form-too-many-pairs" for a form body (DecodeForms).
 func (e *Error) Kind() string {
 	var tooBig *http.MaxBytesError
 	switch {
@@ -122,6 +129,8 @@ func (e *Error) Kind() string {
 		return "invalid-header-value"
 	case errors.Is(e.Err, ErrFormTooLarge) || errors.As(e.Err, &tooBig):
 		return "form-too-large"
+	case errors.Is(e.Err, ErrFormUnreadable):
+		return "form-unreadable"
 	case errors.Is(e.Err, urlencoded.ErrBadUTF8):
 		return "form-bad-utf8"
 	case errors.Is(e.Err, urlencoded.ErrTooManyPairs):

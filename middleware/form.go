@@ -3,6 +3,7 @@ package middleware
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -15,9 +16,15 @@ import (
 // limit for application/x-www-form-urlencoded bodies.
 const DefaultMaxFormBytes = 10 << 20
 
-// ErrFormTooLarge: an application/www-form-urlencoded body longer than
-// Options.MaxFormBytes.
-var ErrFormTooLarge = errors.New("middleware: form body larger than the limit")
+var (
+	// ErrFormTooLarge: an application/www-form-urlencoded body longer
+	// than Options.MaxFormBytes.
+	ErrFormTooLarge = errors.New("middleware: form body larger than the limit")
+	// ErrFormUnreadable: an application/www-form-urlencoded body that
+	// could not be read (a broken chunked encoding, a read timeout, a
+	// client gone). The *Error wraps it together with the read error.
+	ErrFormUnreadable = errors.New("middleware: form body cannot be read")
+)
 
 // formMediaType is the type draft-hoehrmann-urlencoded registers (§11).
 const formMediaType = "application/www-form-urlencoded"
@@ -60,7 +67,11 @@ type replayBody struct {
 func (rw *rewriter) decodeForm(r *http.Request) error {
 	orig := r.Body
 	buf, err := io.ReadAll(io.LimitReader(orig, rw.maxForm+1))
-	if err == nil && int64(len(buf)) > rw.maxForm {
+	var tooBig *http.MaxBytesError
+	switch {
+	case err != nil && !errors.As(err, &tooBig):
+		err = fmt.Errorf("%w: %w", ErrFormUnreadable, err)
+	case err == nil && int64(len(buf)) > rw.maxForm:
 		err = ErrFormTooLarge
 	}
 	if err == nil {

@@ -1,6 +1,7 @@
 package middleware
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -99,5 +101,42 @@ func TestFormDecodingWithLeave(t *testing.T) {
 		} else {
 			assert.Nil(t, got)
 		}
+	}
+}
+
+// A form body that breaks off while it is read (a broken chunked
+// encoding, a timeout) is the client's fault but not a type problem: 400
+// with the kind form-unreadable, or, passed through, the handler reads
+// what the middleware read and then the same error.
+func TestFormBodyUnreadable(t *testing.T) {
+	broken := errors.New("invalid byte in chunk length")
+	for name, policy := range map[string]Policy{"Reject": Reject, "PassThrough": PassThrough} {
+		t.Run(name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/", io.MultiReader(strings.NewReader("k=v&"), iotest.ErrReader(broken)))
+			r.Header.Set("Content-Type", "application/www-form-urlencoded")
+			var reported error
+			var ran bool
+			w := httptest.NewRecorder()
+			Rewrite(Options{DecodeForms: true, Unmappable: policy, OnError: func(_ *http.Request, err error) { reported = err }})(
+				http.HandlerFunc(func(w http.ResponseWriter, r2 *http.Request) {
+					ran = true
+					assert.Nil(t, r2.PostForm)
+					body, err := io.ReadAll(r2.Body)
+					assert.Equal(t, "k=v&", string(body))
+					assert.ErrorIs(t, err, broken)
+				})).ServeHTTP(w, r)
+
+			require.Error(t, reported)
+			assert.ErrorIs(t, reported, ErrFormUnreadable)
+			assert.ErrorIs(t, reported, broken)
+			var e *Error
+			require.ErrorAs(t, reported, &e)
+			assert.Equal(t, "form-unreadable", e.Kind())
+			assert.Equal(t, policy == PassThrough, ran)
+			if policy == Reject {
+				assert.Equal(t, http.StatusBadRequest, w.Code)
+				assert.True(t, strings.HasPrefix(w.Body.String(), "400 Bad Request: the request body cannot be read (form-unreadable)\n"), w.Body.String())
+			}
+		})
 	}
 }

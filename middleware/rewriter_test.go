@@ -2,6 +2,8 @@ package middleware
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -196,13 +198,17 @@ func TestErrorKind(t *testing.T) {
 		{&http.MaxBytesError{Limit: 1}, "form-too-large", 413},
 		{utf8Err, "form-bad-utf8", 400},
 		{pairsErr, "form-too-many-pairs", 400},
+		{fmt.Errorf("%w: %w", ErrFormUnreadable, io.ErrUnexpectedEOF), "form-unreadable", 400},
 	}
 	for _, tt := range tests {
 		e := &Error{Side: SideRequest, Label: "l", Err: tt.err}
 		assert.Equal(t, tt.kind, e.Kind())
 		assert.ErrorIs(t, e, tt.err)
 		what := "the request's Content-Type label cannot be mapped"
-		if strings.HasPrefix(tt.kind, "form-") {
+		switch {
+		case tt.kind == "form-unreadable":
+			what = "the request body cannot be read"
+		case strings.HasPrefix(tt.kind, "form-"):
 			what = "the request body cannot be decoded as application/www-form-urlencoded"
 		}
 		assert.True(t, strings.HasPrefix(e.Error(), "middleware: "+what+" ("+tt.kind+"): "), e.Error())
