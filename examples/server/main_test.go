@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -185,4 +187,57 @@ func TestEchoFormBodyLimit(t *testing.T) {
 	newHandler(io.Discard).ServeHTTP(w, req)
 	assert.Equal(t, http.StatusRequestEntityTooLarge, w.Code)
 	assert.Contains(t, w.Body.String(), "(form-too-large)", "refused by the middleware, before it buffered the body")
+}
+
+// TestPageScript runs the page's script in Node (testdata/page.mjs, with a
+// stand-in for the DOM) against the server: each answer fills the table,
+// and an error answer or a failed request clears what the previous label
+// left there.
+func TestPageScript(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("node is not installed; .ci/run installs it")
+		}
+		t.Skip("node is not installed")
+	}
+	srv := httptest.NewServer(newHandler(io.Discard))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, node, "testdata/page.mjs", srv.URL).Output()
+	require.NoError(t, err, "%s", out)
+
+	type cell [2]string // text, class
+	var steps []map[string]any
+	for line := range strings.Lines(string(out)) {
+		var step map[string]any
+		require.NoError(t, json.Unmarshal([]byte(line), &step), line)
+		steps = append(steps, step)
+	}
+	require.Len(t, steps, 4)
+	get := func(i int, id string) cell {
+		v := steps[i][id].([]any)
+		return cell{v[0].(string), v[1].(string)}
+	}
+	cleared := func(i int) {
+		for _, id := range []string{"to_uri", "to_content_type", "canonical", "round_trip"} {
+			assert.Equal(t, cell{}, get(i, id), "%s: %s", steps[i]["step"], id)
+		}
+	}
+
+	assert.Equal(t, cell{"content-type", ""}, get(0, "detected"))
+	assert.Equal(t, cell{`ContentType:text/plain?charset="us-ascii"`, ""}, get(0, "to_uri"))
+	assert.Equal(t, "ok", get(0, "round_trip")[1])
+
+	assert.Contains(t, get(1, "detected")[0], "longer than 4096 bytes")
+	assert.Equal(t, "err", get(1, "detected")[1])
+	cleared(1)
+
+	assert.Equal(t, cell{"content-type", ""}, get(2, "detected"))
+	assert.Equal(t, cell{"ContentType:image/jpeg", ""}, get(2, "to_uri"))
+	assert.Equal(t, cell{"image/jpeg", ""}, get(2, "canonical"))
+
+	assert.Equal(t, cell{"the request failed (connection refused)", "err"}, get(3, "detected"))
+	cleared(3)
 }

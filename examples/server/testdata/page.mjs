@@ -1,0 +1,44 @@
+// Runs the script of the server's page against a live server, in Node with
+// a minimal stand-in for the DOM, and prints the table after each step as
+// one JSON line. TestPageScript (main_test.go) starts the server and checks
+// the lines. Usage: node page.mjs BASE_URL
+import vm from "node:vm";
+
+const base = process.argv[2];
+const html = await (await fetch(base + "/")).text();
+const script = html.match(/<script>([\s\S]*?)<\/script>/)[1];
+
+const elements = {};
+const element = (id) => (elements[id] ??= { id, textContent: "", className: "", value: "", listeners: [], addEventListener(_, f) { this.listeners.push(f); } });
+for (const [, id] of html.matchAll(/id="([^"]+)"/g)) element(id);
+element("label").value = html.match(/id="label"[^>]*value='([^']*)'/)[1];
+
+let serverDown = false;
+const context = vm.createContext({
+  document: { getElementById: (id) => elements[id] ?? null, querySelectorAll: () => [] },
+  fetch: (url) => (serverDown ? Promise.reject(new Error("connection refused")) : fetch(new URL(url, base))),
+  encodeURIComponent,
+});
+vm.runInContext(script, context);
+
+const settle = () => new Promise((r) => setTimeout(r, 200));
+const table = (step) => {
+  const row = { step };
+  for (const id of ["detected", "to_uri", "to_content_type", "canonical", "round_trip"]) row[id] = [elements[id].textContent, elements[id].className];
+  console.log(JSON.stringify(row));
+};
+const type = async (label) => {
+  elements.label.value = label;
+  for (const f of elements.label.listeners) f();
+  await settle();
+};
+
+await settle();
+table("initial");
+await type("x".repeat(5000));
+table("too long");
+await type("image/JPEG");
+table("valid again");
+serverDown = true;
+await type("text/html");
+table("server down");
