@@ -70,6 +70,9 @@ func TestErrorKinds(t *testing.T) {
 		{"bad-param-name: a non-ASCII octet is named by its value", false, "ContentType:text/plain?a%C3%A9=1", nil, KindBadParamName, 24, `decoded parameter name "aé" is not a token; octet 0xC3 at offset 24`},
 		{"bad-uri-body: fragment", true, "application/uri.http%3A%2F%2Fx%23f", nil, KindBadURIBody, 30, "'#' in the decoded URI at offset 30"},
 		{"bad-uri-body: query with parameters", true, `application/uri.x%3Ay%3Fflag; a="1"`, nil, KindBadURIBody, 21, "'?' in the decoded URI at offset 21"},
+		{"bad-uri-body: offset counts the quoted-pairs of a URI-body", true, `text/plain; URI-body="\x:y?a"`, nil, KindBadURIBody, 26, "'?' in the decoded URI at offset 26"},
+		{"bad-uri-body: a quoted-pair is blamed where it starts", true, `text/plain; URI-body="x:\y\#"`, nil, KindBadURIBody, 26, "'#' in the decoded URI at offset 26"},
+		{"bad-uri-body: a triplet after a quoted-pair", true, `text/plain; URI-body="x:\y%23"`, nil, KindBadURIBody, 26, "'#' in the decoded URI at offset 26"},
 		{"nested: URI-body names ContentType:", true, `text/plain; URI-body="ContentType:a/b"`, nil, KindNested, 22, "names a ContentType: URI"},
 		{"nested: MIME-type names uri.", false, "http://x?MIME-type=application/uri.y%253Az", nil, KindNested, 19, "names a uri. subtype"},
 	}
