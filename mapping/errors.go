@@ -111,8 +111,8 @@ type Error struct {
 	// error raised while collapsing a wrapped label (SPEC K6, R3), the
 	// wrapped label that was being mapped.
 	Input string
-	// Offset is the byte offset in Input of the octet, %HH triplet or
-	// element the error is about.
+	// Offset is the byte offset in Input of the octet, %HH triplet,
+	// quoted-pair or element the error is about.
 	Offset int
 
 	msg string
