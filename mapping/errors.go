@@ -24,7 +24,8 @@ const (
 	// KindRelativeURI: a URI (or a decoded URI body) without a scheme.
 	KindRelativeURI
 	// KindInvalidURI: an octet or %-sequence that RFC 3986 does not allow
-	// where it stands, or invalid UTF-8 in an IRI.
+	// where it stands, a malformed authority, a misquoted query value, or
+	// invalid UTF-8 in an IRI.
 	KindInvalidURI
 	// KindReserved: the reserved form ContentType://.
 	KindReserved
