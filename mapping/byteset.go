@@ -3,7 +3,9 @@ package mapping
 // ByteSet is a set of ASCII octets (0x00-0x7F). The percent-encoders take a
 // ByteSet naming the octets that may stay literal; every other octet is
 // written as %HH. An octet >= 0x80 is never a member: URIs are ASCII, so such
-// octets are always encoded.
+// octets are always encoded. A set may hold '%', but the encoders never keep
+// a '%' that does not start a %HH triplet, so that an encoding can always be
+// undone.
 //
 // A ByteSet is a handle on an immutable table, cheap to copy; the zero
 // value is the empty set. Build sets with NewByteSet, Union and Without.
@@ -184,7 +186,8 @@ var (
 
 	// ComponentSafe is the ENC_U set of SPEC R0.8: Unreserved plus
 	// ! $ ' * +. Text escaped with it is valid in every URI component and
-	// holds no URI delimiter (no : / ? # [ ] @ & = ; , and no %).
+	// holds no URI delimiter (no : / ? # [ ] @ & = ; , and no % but the
+	// first octet of each %HH triplet).
 	ComponentSafe = setEncU
 
 	// TokenSafe is the ENC_C set of SPEC R0.7: the RFC 2045 token characters

@@ -60,10 +60,11 @@ func Map(label string, opts ...Option) (string, Direction, error) {
 // Canonical returns the canonical Content-Type of a label of either syntax:
 // a URI is mapped with ToContentType; a Content-Type is mapped to a URI and
 // back, which writes it in canonical form (lower-case type and subtype,
-// quoted values, comments dropped) and collapses wrapped forms, such as a
-// uri. subtype that wraps a ContentType: URI (SPEC N2, K6). Canonical is
-// idempotent: Canonical(Canonical(x)) == Canonical(x) whenever the first
-// call succeeds (SPEC N4).
+// except after the "uri." of a subtype, quoted values, comments dropped)
+// and collapses wrapped forms, such as a uri. subtype that wraps a
+// ContentType: URI (SPEC N2, K6). Canonical is idempotent:
+// Canonical(Canonical(x)) == Canonical(x) whenever the first call
+// succeeds (SPEC N4).
 func Canonical(label string, opts ...Option) (string, error) {
 	f := optionsOf(opts) &^ StrictURI
 	if Detect(label) == DirectionToContentType {

@@ -68,3 +68,21 @@ func TestCanonical(t *testing.T) {
 	_, err = Canonical("text/plain; a=\"\r\"")
 	assert.ErrorIs(t, err, ErrCTL)
 }
+
+// TestCanonicalIdempotentOnVectors holds Canonical to its doc comment on
+// every vector input and option: a result is a canonical Content-Type, and
+// Canonical of it is itself (SPEC N4).
+func TestCanonicalIdempotentOnVectors(t *testing.T) {
+	for _, v := range loadVectors(t) {
+		for _, o := range []Option{0, StrictURI, Lenient, NoControlled} {
+			got, err := Canonical(v.input, o)
+			if err != nil {
+				continue
+			}
+			checkCTOutput(t, got)
+			again, err := Canonical(got, o)
+			require.NoError(t, err, "Canonical(%q, %d) = %q", v.input, o, got)
+			assert.Equal(t, got, again, "Canonical(%q, %d) is not idempotent", v.input, o)
+		}
+	}
+}

@@ -25,11 +25,13 @@
 // URI holds a Content-Type percent-encoded, and decoding it gives the
 // Content-Type back. Every other URI is carried in a Content-Type (as
 // application/uri.<URI>, or in URI-body) with one more level of
-// percent-encoding, so it comes back byte for byte. A label that merely
-// wraps the other syntax's form collapses to that form, so repeated
-// mapping never grows a label (draft §1.3): for every option setting, if
-// f(x) succeeds then the reverse mapping of f(x) succeeds and mapping that
-// again gives f(x) (SPEC N4).
+// percent-encoding, so its body, query items and fragment come back byte
+// for byte; only the normalisations of SPEC N1 apply (the scheme is
+// lower-cased, values get '"' delimiters, empty query items are dropped).
+// A label that merely wraps the other syntax's form collapses to that
+// form, so repeated mapping never grows a label (draft §1.3): for every
+// option setting, if f(x) succeeds then the reverse mapping of f(x)
+// succeeds and mapping that again gives f(x) (SPEC N4).
 //
 // # Options
 //

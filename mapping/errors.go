@@ -24,7 +24,8 @@ const (
 	// KindRelativeURI: a URI (or a decoded URI body) without a scheme.
 	KindRelativeURI
 	// KindInvalidURI: an octet or %-sequence that RFC 3986 does not allow
-	// where it stands, or invalid UTF-8 in an IRI.
+	// where it stands, a malformed authority, a misquoted query value, or
+	// invalid UTF-8 in an IRI.
 	KindInvalidURI
 	// KindReserved: the reserved form ContentType://.
 	KindReserved
@@ -111,8 +112,8 @@ type Error struct {
 	// error raised while collapsing a wrapped label (SPEC K6, R3), the
 	// wrapped label that was being mapped.
 	Input string
-	// Offset is the byte offset in Input of the octet, %HH triplet or
-	// element the error is about.
+	// Offset is the byte offset in Input of the octet, %HH triplet,
+	// quoted-pair or element the error is about.
 	Offset int
 
 	msg string

@@ -70,6 +70,9 @@ func TestErrorKinds(t *testing.T) {
 		{"bad-param-name: a non-ASCII octet is named by its value", false, "ContentType:text/plain?a%C3%A9=1", nil, KindBadParamName, 24, `decoded parameter name "aé" is not a token; octet 0xC3 at offset 24`},
 		{"bad-uri-body: fragment", true, "application/uri.http%3A%2F%2Fx%23f", nil, KindBadURIBody, 30, "'#' in the decoded URI at offset 30"},
 		{"bad-uri-body: query with parameters", true, `application/uri.x%3Ay%3Fflag; a="1"`, nil, KindBadURIBody, 21, "'?' in the decoded URI at offset 21"},
+		{"bad-uri-body: offset counts the quoted-pairs of a URI-body", true, `text/plain; URI-body="\x:y?a"`, nil, KindBadURIBody, 26, "'?' in the decoded URI at offset 26"},
+		{"bad-uri-body: a quoted-pair is blamed where it starts", true, `text/plain; URI-body="x:\y\#"`, nil, KindBadURIBody, 26, "'#' in the decoded URI at offset 26"},
+		{"bad-uri-body: a triplet after a quoted-pair", true, `text/plain; URI-body="x:\y%23"`, nil, KindBadURIBody, 26, "'#' in the decoded URI at offset 26"},
 		{"nested: URI-body names ContentType:", true, `text/plain; URI-body="ContentType:a/b"`, nil, KindNested, 22, "names a ContentType: URI"},
 		{"nested: MIME-type names uri.", false, "http://x?MIME-type=application/uri.y%253Az", nil, KindNested, 19, "names a uri. subtype"},
 	}
@@ -149,4 +152,125 @@ func TestCollapseDepth(t *testing.T) {
 	assert.Contains(t, err.Error(), "wrapped deeper than 8 layers")
 	_, err = ToContentType("ContentType:" + Escape(wrapDeep(MaxCollapseDepth), ComponentSafe))
 	require.ErrorIs(t, err, ErrNested)
+}
+
+// TestErrorPrecedence gives inputs with more than one problem: SPEC R0.16
+// reports the first failing check in rule order, which need not be the
+// first problem in the text. Each row names the two rules it orders; the
+// offset shows which problem was reported. input, when set, is the
+// wrapped label a collapse (K6, R3) was mapping.
+func TestErrorPrecedence(t *testing.T) {
+	tests := []struct {
+		name   string
+		toURI  bool // else ToContentType
+		in     string
+		opts   []Option
+		kind   Kind
+		offset int
+		input  string
+	}{
+		// Content-Type -> URI: C1, C2 (left to right), C3, K1/K2, K0, K6.
+		{"C1 before C3", true, "text/plain; URI-fragment=a; URI-fragment=b; c=\"\x01\"", nil, KindCTL, 47, ""},
+		{"C1: the first control character", true, "t\x02ext/plain; a=\"\x01\"", nil, KindCTL, 1, ""},
+		{"C1 before C2's UTF-8 check of the same comment", true, "text/plain (\xff\x01)", nil, KindCTL, 13, ""},
+		{"C2 left to right: bad-utf8, then syntax", true, "text/plain; a=\"\xff\"; b", nil, KindBadUTF8, 15, ""},
+		{"C2 left to right: syntax, then bad-utf8", true, "text/plain; a; b=\"\xff\"", nil, KindSyntax, 13, ""},
+		{"C2 before C3", true, "text/plain; URI-body=x; URI-body=y; a=\"\xff\"", nil, KindBadUTF8, 39, ""},
+		{"C3 before K1.1", true, "application/uri.x%3Ay; URI-body=a; URI-body=b", nil, KindDuplicateSpecial, 35, ""},
+		{"C3 before K0", true, "application/uri.foo; URI-fragment=a; URI-fragment=b", nil, KindDuplicateSpecial, 37, ""},
+		{"K1.1 before K1.2", true, "application/uri.foo; URI-body=x", nil, KindReservedParam, 21, ""},
+		{"K1.2 before K1.3", true, "application/uri.foo; MIME-type=x", nil, KindRelativeURI, 16, ""},
+		{"K0.1 before K0.3", true, "application/uri.foo%23", nil, KindRelativeURI, 16, ""},
+		{"K0.3 before K0.4, though the '?' comes first", true, "application/uri.x%3Ay%3Fa%3Db%23", nil, KindBadURIBody, 29, ""},
+		{"K0.2 before K0.3", true, `text/plain; URI-body="ContentType:a#b"`, nil, KindNested, 22, ""},
+		{"K0.3 before the authority check", true, "application/uri.x%3A%2F%2Fa%40b%40c%23", nil, KindBadURIBody, 35, ""},
+		{"K2: the base before the items", true, "text/plain; URI-body=foo; MIME-type=a", nil, KindRelativeURI, 21, ""},
+		{"K2: NoControlled before K0", true, "text/plain; URI-body=foo", []Option{NoControlled}, KindReservedParam, 12, ""},
+		{"K1 before K6", true, `application/uri.ContentType%3Atext%2Fplain; MIME-type="a/b"`, nil, KindReservedParam, 44, ""},
+		{"K6: the collapse's error, on the wrapped label", true, `application/uri.ContentType%3Atext%2Fplain; k="%250D"`, nil, KindCTL, 26, `ContentType:text/plain?k="%0D"`},
+
+		// URI -> Content-Type: U1-U9, then R1 or R2, then R3.
+		{"U1 before U3", false, "/\xff", nil, KindInvalidURI, 1, ""},
+		{"U3 before U4", false, "/a b", nil, KindRelativeURI, 0, ""},
+		{"U4 before U6", false, "ContentType://a b", nil, KindInvalidURI, 15, ""},
+		{"U6 before U7", false, `ContentType://a"b`, nil, KindReserved, 12, ""},
+		{"U7: the body before the fragment", false, `x:a"b#c"d`, nil, KindInvalidURI, 3, ""},
+		{"U7: the body's octets before its authority", false, `http://a@b@c/"`, nil, KindInvalidURI, 13, ""},
+		{"U7 before U8", false, `x:y?a=%zz#"`, nil, KindInvalidURI, 10, ""},
+		{"U8: items in order", false, "x:y?a=%zz&b%zz=1", nil, KindInvalidURI, 6, ""},
+		{"U8: a name before its value", false, "x:y?a=1&b%zz=%zz", nil, KindInvalidURI, 9, ""},
+		{"U9 before R1", false, "ContentType:a%0A/b?URI-body=x", nil, KindReservedParam, 19, ""},
+		{"U9 before R2.1", false, "x:y?MIME-type=a&MIME-type=b&URI-body=c", nil, KindReservedParam, 28, ""},
+		{"R1.1: a control character anywhere before R1.2", false, "ContentType:a;b/c%0A", nil, KindCTL, 17, ""},
+		{"R1.2 before R1.4", false, "ContentType:text?a%0A=1", nil, KindBadMIMEType, 16, ""},
+		{"R1.4: a name before its value", false, "ContentType:a/b?a%3B=%01", nil, KindBadParamName, 17, ""},
+		{"R1.4: a control character in a name before a non-token octet", false, "ContentType:text/plain?a%3B%01=1", nil, KindCTL, 27, ""},
+		{"R1.4: a control character in a value before its invalid UTF-8", false, "ContentType:a/b?a=%FF%01", nil, KindCTL, 21, ""},
+		{"R1.4: items in order (bad-utf8 first)", false, "ContentType:a/b?a=%FF&b=%01", nil, KindBadUTF8, 18, ""},
+		{"R1.4: items in order (ctl first)", false, "ContentType:a/b?a=%01&b%3B=1", nil, KindCTL, 18, ""},
+		{"R1.4 before R3", false, "ContentType:application/uri.foo?a=%01", nil, KindCTL, 34, ""},
+		{"R3: the collapse's error, on the wrapped label", false, "ContentType:application/uri.x%253Ay?MIME-type=a", nil, KindReservedParam, 23, `application/uri.x%3Ay; MIME-type="a"`},
+		{"R2.1 before R2.2", false, "x:y?MIME-type=bad&MIME-type=a/b", nil, KindDuplicateSpecial, 18, ""},
+		{"R2.1 before NoControlled", false, "x:y?MIME-type=a&MIME-type=b", []Option{NoControlled}, KindDuplicateSpecial, 16, ""},
+		{"R2.2: ctl before bad-mime-type", false, "x:y?MIME-type=a;b%0A", nil, KindCTL, 17, ""},
+		{"R2.2: bad-mime-type before nested", false, "x:y?MIME-type=a/uri.b/c", nil, KindBadMIMEType, 21, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var err error
+			if tt.toURI {
+				_, err = ToURI(tt.in, tt.opts...)
+			} else {
+				_, err = ToContentType(tt.in, tt.opts...)
+			}
+			var e *Error
+			require.ErrorAs(t, err, &e)
+			assert.Equal(t, tt.kind, e.Kind, "kind (%v)", err)
+			assert.Equal(t, tt.offset, e.Offset, "offset (%v)", err)
+			input := tt.input
+			if input == "" {
+				input = tt.in
+			}
+			assert.Equal(t, input, e.Input)
+		})
+	}
+}
+
+// TestErrorOffsets: an offset names the octet in the caller's input, past
+// %HH triplets, quoted-pairs and IRI characters before it.
+func TestErrorOffsets(t *testing.T) {
+	tests := []struct {
+		name   string
+		toURI  bool // else ToContentType
+		in     string
+		kind   Kind
+		offset int
+	}{
+		{"R2.2: MIME-type text after triplets", false, "x:y?MIME-type=%41%42;b/c", KindBadMIMEType, 20},
+		{"R1.2: type text after triplets", false, "ContentType:%41%42;b/c", KindBadMIMEType, 18},
+		{"R1.4: a value's invalid UTF-8 after a triplet", false, "ContentType:a/b?a=%41%FF", KindBadUTF8, 21},
+		{"R1.4: a name's non-token octet after a triplet", false, "ContentType:a/b?%41%3B=1", KindBadParamName, 19},
+		{"U1: after IRI characters", false, "x:é?a=é&b=%zz", KindInvalidURI, 12},
+		{"U1: a decoded control character after IRI characters", false, "ContentType:a/b?c=é&d=%01", KindCTL, 23},
+		{"K0: after triplets in a uri. subtype", true, "application/uri.x%3A%41%42%23", KindBadURIBody, 26},
+		{"C2: the first invalid octet of a quoted-string", true, "text/plain; n=\"é\xe2\x82\"", KindBadUTF8, 17},
+		{"C2: a surrogate", true, "text/plain; n=\"\xed\xa0\x80\"", KindBadUTF8, 15},
+		{"C2: an overlong form", true, "text/plain; n=\"\xc0\x80\"", KindBadUTF8, 15},
+		{"C2: above U+10FFFF", true, "text/plain; n=\"\xf4\x90\x80\x80\"", KindBadUTF8, 15},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var err error
+			if tt.toURI {
+				_, err = ToURI(tt.in)
+			} else {
+				_, err = ToContentType(tt.in)
+			}
+			var e *Error
+			require.ErrorAs(t, err, &e)
+			assert.Equal(t, tt.kind, e.Kind, "kind (%v)", err)
+			assert.Equal(t, tt.offset, e.Offset, "offset (%v)", err)
+			assert.Contains(t, err.Error(), fmt.Sprintf("offset %d", tt.offset), "the message names the offset")
+		})
+	}
 }

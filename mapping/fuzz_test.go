@@ -94,3 +94,20 @@ func FuzzCodec(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCanonical: Canonical's result is a canonical Content-Type and
+// Canonical of it is itself, for every option (its doc comment, SPEC N4).
+func FuzzCanonical(f *testing.F) {
+	addVectorSeeds(f, true)
+	f.Fuzz(func(t *testing.T, label string, flags uint8) {
+		o := Option(flags) & (StrictURI | Lenient | NoControlled)
+		got, err := Canonical(label, o)
+		if err != nil {
+			return
+		}
+		checkCTOutput(t, got)
+		again, err := Canonical(got, o)
+		require.NoErrorf(t, err, "Canonical(%q) = %q", label, got)
+		require.Equal(t, got, again, "Canonical(%q) is not idempotent", label)
+	})
+}

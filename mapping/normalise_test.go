@@ -140,6 +140,11 @@ func TestParseURI(t *testing.T) {
 	assert.True(t, u.HasFragment)
 	assert.Equal(t, "x:y#", u.String())
 
+	u, err = ParseURI(" x:\u00e9?\u00e9=\u00e9#\u00e9")
+	require.NoError(t, err)
+	assert.Equal(t, URI{Scheme: "x", Body: "%C3%A9", Query: []QueryItem{{"%C3%A9", "%C3%A9"}}, Fragment: "%C3%A9", HasFragment: true}, u,
+		"an IRI is converted first (U1): every part is URI text")
+
 	u, err = ParseURI("http://[fe80::1%25en0]:8080/p")
 	require.NoError(t, err, "RFC 6874 zone")
 	assert.Equal(t, "//[fe80::1%25en0]:8080/p", u.Body)

@@ -7,9 +7,12 @@ type Option uint8
 
 const (
 	// StrictURI (SPEC K5) writes the delimiters of query values as %22
-	// instead of '"', so that every URI ToURI returns is a strict RFC 3986
-	// URI. ToContentType reads both forms back to the same Content-Type.
-	// It affects ToURI and URI.Format only.
+	// instead of '"', which RFC 3986 does not allow in a URI.
+	// ToContentType reads both forms back to the same Content-Type. The
+	// rest of a URI is unchanged: SPEC's BODY context, like net/url, lets
+	// '[' and ']' stand anywhere in the body, so a wrapped http://h/[a]
+	// comes out as it is, although RFC 3986 allows them only around an IP
+	// literal. It affects ToURI and URI.Format only.
 	StrictURI Option = 1 << iota
 
 	// Lenient (SPEC C2) accepts unquoted parameter values with the

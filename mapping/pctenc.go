@@ -31,8 +31,8 @@ func isTriplet[T bytesOrString](s T, i int) bool {
 
 // Escape percent-encodes s: every octet that is not in keep becomes %HH with
 // upper-case hex; the others stay. Octets >= 0x80 are always encoded, and so
-// is '%' unless keep holds it (none of the predefined sets does), which makes
-// the encoding injective: Unescape(Escape(s, keep)) == s for every s.
+// is '%', even when keep holds it, which makes the encoding injective:
+// Unescape(Escape(s, keep)) == s for every s.
 //
 // Escape treats s as octets (seed 001 case A: with the empty set every octet
 // is encoded). For text that must be valid UTF-8 use EscapeText. When nothing

@@ -9,22 +9,24 @@ package mapping
 //     becomes URI-fragment. Decoded control characters (other than HTAB in
 //     a value), invalid UTF-8 and anything that would add parameters are
 //     errors, never header bytes.
-//   - A URI with a MIME-type query item (and no other scheme rules) gets
+//   - A URI of any other scheme with one MIME-type query item gets
 //     that media type, and the URI without query and fragment goes into a
 //     URI-body parameter in the item's place (R2, draft §3.3).
 //     NoControlled refuses this.
 //   - Any other URI becomes application/uri.<URI>, with the URI's query
 //     items as parameters and its fragment as URI-fragment (R2, draft
-//     §3.1). The URI text gains one level of encoding (ENC_C), so it comes
-//     back byte for byte.
+//     §3.1). The URI text gains one level of encoding (ENC_C), so its body,
+//     query items and fragment come back byte for byte (SPEC N1: the
+//     scheme is lower-cased and values get '"' delimiters).
 //   - A ContentType: URI wrapping a uri. subtype collapses to the URI it
 //     wraps (R3).
 //
 // Outer white space is ignored and an IRI is first converted to a URI
 // (RFC 3987 §3.1). The result is `type/subtype` followed by `; name="value"`
-// for each parameter: lower-case type and subtype, values always quoted,
-// '"' and '\' backslash-escaped, no control character but HTAB. Errors are
-// *Error values; see the Kind constants.
+// for each parameter: lower-case type and subtype (of a uri. subtype only
+// the "uri." prefix, since the URI it carries keeps its case), values
+// always quoted, '"' and '\' backslash-escaped, no control character but
+// HTAB. Errors are *Error values; see the Kind constants.
 func ToContentType(uri string, opts ...Option) (string, error) {
 	return toContentType(uri, optionsOf(opts), 0)
 }

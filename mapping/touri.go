@@ -101,6 +101,10 @@ func toURIGeneral(out []byte, in string, f Option, depth int) (string, error) {
 type uriMapper struct {
 	sc *ctScan
 	d  string // value delimiter (K5)
+	// quoted is the text between the quotes of a URI-body value that
+	// holds quoted-pairs, whose unquoted form base reads: error offsets
+	// are mapped back through it.
+	quoted string
 }
 
 // k0 mode: K1 (uri. subtype) or K2 (URI-body).
@@ -172,9 +176,11 @@ func (m *uriMapper) fromURIBody(out, t1, t2 []byte, params []rawParam) ([]byte, 
 	p := params[sc.bodyIdx]
 	raw := sc.s[p.valLo:p.valHi]
 	if p.escaped {
+		m.quoted = raw
 		raw = sc.value(p) // rare: a quoted-pair in a URI-body
 	}
 	out, _, err := m.base(out, t1, p.valLo, raw, modeURIBody, false)
+	m.quoted = ""
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +202,11 @@ func (m *uriMapper) base(out, t []byte, at int, raw string, mode int, onlyFragme
 func (m *uriMapper) baseGeneral(out, t []byte, at int, raw string, mode int, onlyFragment bool) ([]byte, bool, *Error) {
 	b := appendUnescape(t[:0], raw)
 	errAt := func(k Kind, decoded int, format string) *Error {
-		off := at + sourceOffset(raw, decoded)
+		off := sourceOffset(raw, decoded)
+		if m.quoted != "" {
+			off = quotedOffset(m.quoted, off)
+		}
+		off += at
 		return newError(k, m.sc.s, off, format, off)
 	}
 	// K0.1
@@ -323,6 +333,20 @@ func sourceOffset(src string, k int) int {
 		} else {
 			i++
 		}
+	}
+	return i
+}
+
+// quotedOffset maps offset k of the unquoted form of q, the inside of a
+// quoted-string, back to the offset in q where the octet, or the
+// quoted-pair that stands for it, starts.
+func quotedOffset(q string, k int) int {
+	i := 0
+	for ; i < len(q) && k > 0; k-- {
+		if q[i] == '\\' && i+1 < len(q) {
+			i++
+		}
+		i++
 	}
 	return i
 }
