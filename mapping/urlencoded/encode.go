@@ -24,7 +24,8 @@ import "strings"
 // single pair ("", undefined), which would encode as "" like the empty
 // data set, is KindUnencodable, as is a pair that is undefined yet has a
 // Value, which would be lost (Validate says the same without encoding).
-// For every d Encode accepts, Decode(d.Encode()) equals d.
+// For every d Encode accepts, Decode(d.Encode()) equals d, pair for pair
+// (an empty d, nil or not, decodes as nil).
 func (d DataSet) Encode() (string, error) {
 	if err := d.Validate(); err != nil {
 		return "", err
