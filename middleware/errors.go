@@ -63,8 +63,9 @@ type Error struct {
 	// ErrMultipleLabels, the first one).
 	Label string
 	// Err is a *mapping.Error, a *urlencoded.Error, an
-	// *http.MaxBytesError or one of this package's sentinels (which
-	// ErrFormUnreadable wraps together with the read error).
+	// *http.MaxBytesError, one of this package's sentinels, or for a form
+	// body that cannot be read an error that is ErrFormUnreadable and
+	// unwraps to the read error.
 	Err error
 }
 

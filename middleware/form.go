@@ -3,7 +3,6 @@ package middleware
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -22,9 +21,25 @@ var (
 	ErrFormTooLarge = errors.New("middleware: form body larger than the limit")
 	// ErrFormUnreadable: an application/www-form-urlencoded body that
 	// could not be read (a broken chunked encoding, a read timeout, a
-	// client gone). The *Error wraps it together with the read error.
+	// client gone). The *Error's Err is ErrFormUnreadable for errors.Is
+	// and unwraps to the read error.
 	ErrFormUnreadable = errors.New("middleware: form body cannot be read")
 )
+
+// formReadError is the error of a form body that could not be read: it is
+// ErrFormUnreadable (errors.Is) and unwraps to the read error, whose
+// message it keeps as its own, since the *Error around it already says
+// that the body cannot be read.
+type formReadError struct{ err error }
+
+func (e formReadError) Error() string        { return e.err.Error() }
+func (e formReadError) Is(target error) bool { return target == ErrFormUnreadable }
+func (e formReadError) Unwrap() error        { return e.err }
+
+// failedReader returns err from every Read.
+type failedReader struct{ err error }
+
+func (r failedReader) Read([]byte) (int, error) { return 0, r.err }
 
 // formMediaType is the type draft-hoehrmann-urlencoded registers (§11).
 const formMediaType = "application/www-form-urlencoded"
@@ -63,14 +78,17 @@ type replayBody struct {
 // as ParseForm does for application/x-www-form-urlencoded; r.Form stays
 // nil, so ParseForm (FormValue, ...) adds the URL's query to it as usual.
 // The handler can still read the body: it is replayed from the bytes
-// read. On error r.PostForm stays nil and the body is replayed whole.
+// read. On error r.PostForm stays nil and the body is replayed: the octets
+// read, then the rest of a body over the limit, or the same error again
+// for a body whose read failed.
 func (rw *rewriter) decodeForm(r *http.Request) error {
 	orig := r.Body
-	buf, err := io.ReadAll(io.LimitReader(orig, rw.maxForm+1))
+	buf, readErr := io.ReadAll(io.LimitReader(orig, rw.maxForm+1))
+	err := readErr
 	var tooBig *http.MaxBytesError
 	switch {
 	case err != nil && !errors.As(err, &tooBig):
-		err = fmt.Errorf("%w: %w", ErrFormUnreadable, err)
+		err = formReadError{err}
 	case err == nil && int64(len(buf)) > rw.maxForm:
 		err = ErrFormTooLarge
 	}
@@ -82,6 +100,13 @@ func (rw *rewriter) decodeForm(r *http.Request) error {
 			return nil
 		}
 	}
-	r.Body = replayBody{io.MultiReader(bytes.NewReader(buf), orig), orig}
+	var rest io.Reader = orig
+	if readErr != nil {
+		// Not orig again: net/http's body reports a body cut short
+		// (io.ErrUnexpectedEOF) once and then ends cleanly, which would
+		// hand the handler a truncated body as a complete one.
+		rest = failedReader{readErr}
+	}
+	r.Body = replayBody{io.MultiReader(bytes.NewReader(buf), rest), orig}
 	return err
 }

@@ -1,8 +1,10 @@
 package middleware
 
 import (
+	"bufio"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -137,6 +139,49 @@ func TestFormBodyUnreadable(t *testing.T) {
 				assert.Equal(t, http.StatusBadRequest, w.Code)
 				assert.True(t, strings.HasPrefix(w.Body.String(), "400 Bad Request: the request body cannot be read (form-unreadable)\n"), w.Body.String())
 			}
+		})
+	}
+}
+
+// A client that declares more octets than it sends and half-closes its
+// connection: net/http's body reports io.ErrUnexpectedEOF once, then ends
+// cleanly. Passed through, the handler must still see the error, not a
+// shorter body that looks complete.
+func TestFormBodyCutShort(t *testing.T) {
+	type read struct {
+		body string
+		err  error
+	}
+	for name, policy := range map[string]Policy{"Reject": Reject, "PassThrough": PassThrough} {
+		t.Run(name, func(t *testing.T) {
+			reads := make(chan read, 1)
+			srv := httptest.NewServer(Rewrite(Options{DecodeForms: true, Unmappable: policy})(
+				http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					body, err := io.ReadAll(r.Body)
+					reads <- read{string(body), err}
+				})))
+			defer srv.Close()
+			conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+			require.NoError(t, err)
+			defer conn.Close()
+			_, err = io.WriteString(conn, "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/www-form-urlencoded\r\nContent-Length: 100\r\n\r\nk=v&a=b")
+			require.NoError(t, err)
+			require.NoError(t, conn.(*net.TCPConn).CloseWrite())
+			res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			require.NoError(t, err)
+			msg, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+
+			if policy == Reject {
+				assert.Equal(t, http.StatusBadRequest, res.StatusCode)
+				assert.Contains(t, string(msg), "(form-unreadable)\n")
+				assert.Empty(t, reads, "the handler ran")
+				return
+			}
+			require.Len(t, reads, 1, "the handler did not run")
+			got := <-reads
+			assert.Equal(t, "k=v&a=b", got.body)
+			assert.ErrorIs(t, got.err, io.ErrUnexpectedEOF, "a truncated body looked complete")
 		})
 	}
 }

@@ -111,9 +111,10 @@ type Options struct {
 	// into r.PostForm, as net/http's ParseForm does for the legacy
 	// application/x-www-form-urlencoded type, which net/http keeps
 	// handling itself. ParseForm, FormValue and PostFormValue then work as
-	// usual, and the body stays readable. A body that does not decode is
-	// answered 400 (413 if too large), or, with PassThrough, handed on
-	// unread.
+	// usual, and the body stays readable. A body that does not decode or
+	// cannot be read is answered 400 (413 if too large), or, with
+	// PassThrough, handed on undecoded: the handler reads the octets the
+	// middleware read, then the rest, or the read error again.
 	DecodeForms bool
 	// MaxFormBytes bounds the form bodies DecodeForms reads; zero means
 	// DefaultMaxFormBytes (10 MiB, net/http's limit for forms).

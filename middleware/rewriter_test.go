@@ -2,7 +2,6 @@ package middleware
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -198,7 +197,7 @@ func TestErrorKind(t *testing.T) {
 		{&http.MaxBytesError{Limit: 1}, "form-too-large", 413},
 		{utf8Err, "form-bad-utf8", 400},
 		{pairsErr, "form-too-many-pairs", 400},
-		{fmt.Errorf("%w: %w", ErrFormUnreadable, io.ErrUnexpectedEOF), "form-unreadable", 400},
+		{formReadError{io.ErrUnexpectedEOF}, "form-unreadable", 400},
 	}
 	for _, tt := range tests {
 		e := &Error{Side: SideRequest, Label: "l", Err: tt.err}
