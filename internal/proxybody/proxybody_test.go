@@ -57,11 +57,12 @@ func TestGuardEndsAtDeclaredLength(t *testing.T) {
 			got, err := io.ReadAll(out.Body)
 			require.NoError(t, err)
 			assert.Equal(t, "hello world", string(got))
-			// The transport's check that nothing follows.
+			// The transport's check that nothing follows, after net/http
+			// closed the inbound body.
 			n, err := out.Body.Read(make([]byte, 1))
 			assert.Equal(t, 0, n)
 			assert.Equal(t, io.EOF, err)
-			assert.False(t, in.late, "the inbound body was read past its length")
+			assert.True(t, in.late, "the check did not reach the inbound body")
 			require.NoError(t, out.Body.Close())
 			assert.True(t, in.closed)
 		})
@@ -83,6 +84,28 @@ func TestGuardPassesEarlyErrors(t *testing.T) {
 	got, err := io.ReadAll(out.Body)
 	require.NoError(t, err)
 	assert.Equal(t, "abc", string(got))
+}
+
+// A body longer than it declares still fails the request: the transport
+// sees the octets past the length.
+func TestGuardKeepsTheLengthCheck(t *testing.T) {
+	out := &http.Request{Body: io.NopCloser(strings.NewReader("hello world")), ContentLength: 5}
+	Guard(out)
+	got, err := io.ReadAll(io.LimitReader(out.Body, 5))
+	require.NoError(t, err)
+	assert.Equal(t, "hello", string(got))
+	n, err := out.Body.Read(make([]byte, 1))
+	assert.Equal(t, 1, n, "the octet past the declared length was hidden")
+	require.NoError(t, err)
+}
+
+// A body closed before its declared length is an error, not its end.
+func TestGuardClosedEarly(t *testing.T) {
+	out := &http.Request{Body: &closedAfter{r: strings.NewReader("abc"), n: 3}, ContentLength: 10}
+	Guard(out)
+	got, err := io.ReadAll(out.Body)
+	assert.Equal(t, "abc", string(got))
+	assert.ErrorIs(t, err, http.ErrBodyReadAfterClose)
 }
 
 func TestGuardLeavesOtherBodies(t *testing.T) {

@@ -68,15 +68,20 @@ func (s *SyncBuffer) String() string {
 	return s.b.String()
 }
 
-// HoldLateBodyRead returns a handler that calls next with a copy of the
-// request whose body, once its declared length has been read, waits for
-// delay before each further read. In front of a reverse proxy whose
+// HoldLateBodyRead returns a handler that calls next with a copy of a
+// request of declared length whose body, once that length has been read,
+// waits for delay before each further read; other requests go to next
+// as they are. In front of a reverse proxy whose
 // backend answers at once, that makes the transport's last read of the
 // body (the one that checks nothing follows) come after the proxy has
 // sent the response header and net/http has closed the inbound body: the
 // race of golang/go#40747, every time.
 func HoldLateBodyRead(next http.Handler, delay time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength <= 0 {
+			next.ServeHTTP(w, r)
+			return
+		}
 		r2 := r.Clone(r.Context())
 		r2.Body = &lateBody{ReadCloser: r.Body, left: r.ContentLength, delay: delay}
 		next.ServeHTTP(w, r2)
