@@ -205,8 +205,11 @@ func TestPageScript(t *testing.T) {
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, node, "testdata/page.mjs", srv.URL).Output()
-	require.NoError(t, err, "%s", out)
+	cmd := exec.CommandContext(ctx, node, "testdata/page.mjs", srv.URL)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, "node (Node 18 or later) failed:\n%s\nstandard output:\n%s", stderr.String(), out)
 
 	type cell [2]string // text, class
 	var steps []map[string]any

@@ -20,20 +20,21 @@ const context = vm.createContext({
   encodeURIComponent,
 });
 vm.runInContext(script, context);
-
-const settle = () => new Promise((r) => setTimeout(r, 200));
 const table = (step) => {
   const row = { step };
   for (const id of ["detected", "to_uri", "to_content_type", "canonical", "round_trip"]) row[id] = [elements[id].textContent, elements[id].className];
   console.log(JSON.stringify(row));
 };
+// Each listener is the page's update, which returns a promise that settles
+// once the table shows the answer, so no step depends on timing.
 const type = async (label) => {
   elements.label.value = label;
-  for (const f of elements.label.listeners) f();
-  await settle();
+  await Promise.all(elements.label.listeners.map((f) => f()));
 };
 
-await settle();
+// The script's own first update may still be on its way; a second one
+// supersedes it (the page keeps only the latest answer).
+await context.update();
 table("initial");
 await type("x".repeat(5000));
 table("too long");
