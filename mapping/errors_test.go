@@ -78,12 +78,7 @@ func TestErrorKinds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var err error
-			if tt.toURI {
-				_, err = ToURI(tt.in, tt.opts...)
-			} else {
-				_, err = ToContentType(tt.in, tt.opts...)
-			}
+			err := mapOneWay(tt.toURI, tt.in, tt.opts...)
 			require.Error(t, err)
 			var e *Error
 			require.ErrorAs(t, err, &e)
@@ -217,12 +212,7 @@ func TestErrorPrecedence(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var err error
-			if tt.toURI {
-				_, err = ToURI(tt.in, tt.opts...)
-			} else {
-				_, err = ToContentType(tt.in, tt.opts...)
-			}
+			err := mapOneWay(tt.toURI, tt.in, tt.opts...)
 			var e *Error
 			require.ErrorAs(t, err, &e)
 			assert.Equal(t, tt.kind, e.Kind, "kind (%v)", err)
@@ -260,12 +250,7 @@ func TestErrorOffsets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var err error
-			if tt.toURI {
-				_, err = ToURI(tt.in)
-			} else {
-				_, err = ToContentType(tt.in)
-			}
+			err := mapOneWay(tt.toURI, tt.in)
 			var e *Error
 			require.ErrorAs(t, err, &e)
 			assert.Equal(t, tt.kind, e.Kind, "kind (%v)", err)
@@ -273,4 +258,15 @@ func TestErrorOffsets(t *testing.T) {
 			assert.Contains(t, err.Error(), fmt.Sprintf("offset %d", tt.offset), "the message names the offset")
 		})
 	}
+}
+
+// mapOneWay calls ToURI or ToContentType and returns its error.
+func mapOneWay(toURI bool, in string, opts ...Option) error {
+	var err error
+	if toURI {
+		_, err = ToURI(in, opts...)
+	} else {
+		_, err = ToContentType(in, opts...)
+	}
+	return err
 }
