@@ -41,13 +41,19 @@ func main() {
 	}
 }
 
+// idleTimeout is how long a keep-alive connection to the proxy or the demo
+// backend may wait for its next request. There is no ReadTimeout or
+// WriteTimeout: they would cut off streamed uploads and event streams.
+// The tests shorten it.
+var idleTimeout = 2 * time.Minute
+
 // run serves the proxy (and the demo backend when backendURL is empty)
 // until ctx is done.
 func run(ctx context.Context, addr, backendURL string, out, logw io.Writer) error {
 	var servers []*http.Server
 	errc := make(chan error, 2)
 	serve := func(ln net.Listener, h http.Handler) {
-		srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+		srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: idleTimeout}
 		servers = append(servers, srv)
 		go func() { errc <- srv.Serve(ln) }()
 	}

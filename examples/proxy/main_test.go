@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -153,4 +154,31 @@ func TestProxyAnswerBeforeBodyEnds(t *testing.T) {
 	got, err := io.ReadAll(res.Body)
 	require.NoError(t, err, "the response was cut short")
 	assert.Equal(t, first+rest, string(got))
+}
+
+// An idle keep-alive connection to the proxy is closed after idleTimeout.
+func TestIdleConnectionCloses(t *testing.T) {
+	defer func(d time.Duration) { idleTimeout = d }(idleTimeout)
+	idleTimeout = 300 * time.Millisecond
+	base, stop := servertest.Start(t, func(ctx context.Context, stdout io.Writer) error {
+		return run(ctx, "127.0.0.1:0", "", stdout, io.Discard)
+	})
+	defer stop()
+
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = io.WriteString(conn, "GET /person HTTP/1.1\r\nHost: x\r\n\r\n")
+	require.NoError(t, err)
+	br := bufio.NewReader(conn)
+	res, err := http.ReadResponse(br, nil)
+	require.NoError(t, err)
+	_, _ = io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	assert.Equal(t, http.StatusOK, res.StatusCode)
+
+	// Then nothing: the proxy closes the connection.
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(5*time.Second)))
+	_, err = br.ReadByte()
+	assert.ErrorIs(t, err, io.EOF, "the idle connection was kept open")
 }
