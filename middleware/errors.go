@@ -3,6 +3,7 @@ package middleware
 import (
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/cturi/cturi/mapping"
 	"github.com/cturi/cturi/mapping/urlencoded"
@@ -75,35 +76,31 @@ type Error struct {
 // followed by the kind and the cause.
 // It does not repeat the label, which can be long and comes from the peer.
 func (e *Error) Error() string {
-	return "middleware: " + e.what() + " (" + e.Kind() + "): " + e.Err.Error()
+	kind := e.Kind()
+	return "middleware: " + e.what(kind) + " (" + kind + "): " + e.Err.Error()
 }
 
-// what says what could not be done.
-func (e *Error) what() string {
+// what says what could not be done, for an error of the given kind.
+func (e *Error) what(kind string) string {
 	switch {
-	case errors.Is(e.Err, ErrFormUnreadable):
+	case kind == "form-unreadable":
 		return "the " + e.Side.String() + " body cannot be read"
-	case e.isForm():
+	case isFormKind(kind):
 		return "the " + e.Side.String() + " body cannot be decoded as " + formMediaType
 	}
 	return "the " + e.Side.String() + "'s Content-Type label cannot be mapped"
 }
 
-// isForm reports whether e is about a form body rather than a label.
-func (e *Error) isForm() bool {
-	var tooBig *http.MaxBytesError
-	var ue *urlencoded.Error
-	return errors.Is(e.Err, ErrFormTooLarge) || errors.Is(e.Err, ErrFormUnreadable) ||
-		errors.As(e.Err, &tooBig) || errors.As(e.Err, &ue)
-}
+// isFormKind reports whether kind is about a form body rather than a label.
+func isFormKind(kind string) bool { return strings.HasPrefix(kind, "form-") }
 
-// status is the HTTP status a rejected request gets.
-func (e *Error) status() int {
-	var tooBig *http.MaxBytesError
+// status is the HTTP status a rejected request gets for an error of the
+// given kind.
+func status(kind string) int {
 	switch {
-	case errors.Is(e.Err, ErrFormTooLarge) || errors.As(e.Err, &tooBig):
+	case kind == "form-too-large":
 		return http.StatusRequestEntityTooLarge
-	case e.isForm():
+	case isFormKind(kind):
 		return http.StatusBadRequest
 	}
 	return http.StatusUnsupportedMediaType
@@ -115,8 +112,9 @@ func (e *Error) Unwrap() error { return e.Err }
 // Kind names the cause: the SPEC error kind of a mapping error ("ctl",
 // "bad-mime-type", ...); "multiple-labels", "too-long",
 // "scheme-not-allowed" or "invalid-header-value" for this package's own;
-// "form-too-large", "form-unreadable", "form-bad-utf8" or
-// "form-too-many-pairs" for a form body (DecodeForms).
+// "form-too-large", "form-unreadable", or "form-" and the urlencoded
+// kind ("form-bad-utf8", "form-too-many-pairs") for a form body
+// (DecodeForms). Every form kind, and only those, starts with "form-".
 func (e *Error) Kind() string {
 	var tooBig *http.MaxBytesError
 	switch {
@@ -132,10 +130,9 @@ func (e *Error) Kind() string {
 		return "form-too-large"
 	case errors.Is(e.Err, ErrFormUnreadable):
 		return "form-unreadable"
-	case errors.Is(e.Err, urlencoded.ErrBadUTF8):
-		return "form-bad-utf8"
-	case errors.Is(e.Err, urlencoded.ErrTooManyPairs):
-		return "form-too-many-pairs"
+	}
+	if ue, ok := errors.AsType[*urlencoded.Error](e.Err); ok {
+		return "form-" + ue.Kind.String() // form-bad-utf8, form-too-many-pairs
 	}
 	if k := mapping.KindOf(e.Err); k != 0 {
 		return k.String()

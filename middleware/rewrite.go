@@ -109,8 +109,9 @@ func (rw *rewriter) rewriteLabel(w http.ResponseWriter, r *http.Request) (*http.
 // message quotes any offending octet, and http.Error marks the body
 // nosniff, so nothing from the request is rendered.
 func reject(w http.ResponseWriter, e *Error) {
-	code := e.status()
-	http.Error(w, strconv.Itoa(code)+" "+http.StatusText(code)+": "+e.what()+" ("+e.Kind()+")\n"+e.Err.Error(), code)
+	kind := e.Kind()
+	code := status(kind)
+	http.Error(w, strconv.Itoa(code)+" "+http.StatusText(code)+": "+e.what(kind)+" ("+kind+")\n"+e.Err.Error(), code)
 }
 
 // serveNext calls next with r2, the request r became. When r2 is a copy, the
