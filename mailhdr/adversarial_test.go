@@ -336,3 +336,37 @@ func TestHeapIndependentOfSize(t *testing.T) {
 	t.Logf("heap in use grew by %d KiB for 1 MiB, %d KiB for %d MiB", small>>10, large>>10, big>>20)
 	assert.Less(t, large-small, int64(1<<20))
 }
+
+// The limits bound what is read, not what is written: a field whose value
+// must be percent-encoded throughout grows over three times, and no more
+// than four (what Options.MaxFieldBytes tells a reader of the output to
+// allow). A second pass with the same limits refuses it; one with limits
+// four times as large maps it back.
+func TestRewrittenFieldGrowth(t *testing.T) {
+	field := "Content-Type: a/" + strings.Repeat("`", 300) + "\r\n"
+	msg := field + "\r\nbody\r\n"
+	opts := Options{MaxFieldBytes: len(field)}
+	var uri strings.Builder
+	rep, err := Rewrite(&uri, strings.NewReader(msg), opts)
+	require.NoError(t, err)
+	require.Equal(t, 1, rep.Rewritten)
+	header, _, ok := strings.Cut(uri.String(), "\r\n\r\n")
+	require.True(t, ok)
+	grown := len(header) + len("\r\n")
+	assert.Greater(t, grown, 3*len(field))
+	assert.LessOrEqual(t, grown, 4*len(field))
+
+	opts.To = ToContentType
+	var back strings.Builder
+	rep, err = Rewrite(&back, strings.NewReader(uri.String()), opts)
+	require.NoError(t, err)
+	require.Len(t, rep.Problems, 1)
+	assert.Equal(t, KindFieldTooLarge, rep.Problems[0].Kind)
+
+	opts.MaxFieldBytes *= 4
+	back.Reset()
+	rep, err = Rewrite(&back, strings.NewReader(uri.String()), opts)
+	require.NoError(t, err)
+	assert.Empty(t, rep.Problems)
+	assert.Equal(t, "Content-Type: a/"+strings.Repeat("`", 300)+"\r\n\r\nbody\r\n", back.String())
+}

@@ -92,6 +92,11 @@ type Options struct {
 	// field, the only fields held in memory. A longer one passes through
 	// unchanged and the entity's body is not examined. 0 means
 	// DefaultMaxFieldBytes; a negative value means no limit.
+	//
+	// Both limits bound what is read. Written as a URI label, a field can
+	// be over three times longer than it was (each octet that must be
+	// percent-encoded becomes three), so a reader of the output, mailhdr
+	// with ToContentType included, may need limits four times as large.
 	MaxFieldBytes int
 	// MaxDepth bounds how deeply multiparts and encapsulated messages are
 	// descended into; the top-level message is depth 0. An entity at the
