@@ -64,6 +64,14 @@ func mailRewrite(t testing.TB, in []byte, to mailhdr.Target) ([]byte, mailhdr.Re
 // white space around line breaks (RFC 3986 Appendix C).
 type fieldPair struct{ a, b, uriA, uriB string }
 
+// aIsURI reports whether mailhdr reads a as a URI label. As mailhdr does,
+// it reads a folded value without the white space around its line breaks
+// first: "A\n :" is the URI "A:".
+func (d fieldPair) aIsURI() bool {
+	return mapping.Detect(d.uriA) == mapping.DirectionToContentType ||
+		mapping.Detect(d.a) == mapping.DirectionToContentType
+}
+
 // foldingWSP is a line break with the white space around it.
 var foldingWSP = regexp.MustCompile(`[ \t]*\r?\n[ \t]*`)
 
@@ -178,7 +186,7 @@ func sameContentType(t testing.TB, a, b string) {
 func sameContentTypeOrURI(t testing.TB, d fieldPair) {
 	t.Helper()
 	a := d.a
-	if mapping.Detect(a) == mapping.DirectionToContentType {
+	if d.aIsURI() {
 		var err error
 		a, err = mapping.ToContentType(d.uriA)
 		require.NoError(t, err)

@@ -46,7 +46,7 @@ func FuzzMailRewrite(f *testing.F) {
 		for _, d := range diffContentTypes(t, in, back.Bytes()) {
 			var want string
 			var err error
-			if mapping.Detect(d.a) == mapping.DirectionToContentType {
+			if d.aIsURI() {
 				want, err = mapping.ToContentType(d.uriA)
 			} else {
 				want, err = mapping.Canonical(d.a, mapping.Lenient)
