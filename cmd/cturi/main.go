@@ -70,21 +70,28 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	w := newResultWriter(out, stderr, *asJSON)
+	// The first error writing the output stops the command: the rest of
+	// an input that may never end would go nowhere.
+	var werr error
 	if fs.NArg() > 0 {
 		for _, v := range fs.Args() {
-			w.write(m.apply(v), "")
+			if werr = w.write(m.apply(v), ""); werr != nil {
+				break
+			}
 		}
-	} else if err := eachLine(stdin, out.Flush, func(n int, line string, tooLong bool) {
+	} else if err := eachLine(stdin, out.Flush, func(n int, line string, tooLong bool) error {
 		where := fmt.Sprintf("line %d: ", n)
 		if tooLong {
-			w.write(m.tooLong(line), where)
-			return
+			werr = w.write(m.tooLong(line), where)
+		} else {
+			werr = w.write(m.apply(line), where)
 		}
-		w.write(m.apply(line), where)
-	}); err != nil {
+		return werr
+	}); err != nil && werr == nil {
 		fmt.Fprintf(stderr, "cturi: reading standard input: %v\n", err)
 		w.failed = true
 	}
+	// After a write error, Flush returns it again (bufio.Writer).
 	if err := out.Flush(); err != nil {
 		fmt.Fprintf(stderr, "cturi: writing standard output: %v\n", err)
 		return exitFailed
@@ -99,13 +106,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // CR before it; a CR that ends the input without an LF goes too). Memory
 // is bounded by the longest line, and a line whose value (without its
 // ending) is longer than maxLineSize is skipped unread: fn gets its first
-// bytes and tooLong.
+// bytes and tooLong. An error from fn stops eachLine, which returns it.
 //
 // Before each read that may wait for input (no whole line is buffered),
 // eachLine calls flush: a program that feeds cturi a line at a time gets
 // each answer at once, and a large input is still answered in large
-// blocks. A flush error is left to the caller's last flush to report.
-func eachLine(r io.Reader, flush func() error, fn func(n int, line string, tooLong bool)) error {
+// blocks. A flush error is left to the caller to report.
+func eachLine(r io.Reader, flush func() error, fn func(n int, line string, tooLong bool) error) error {
 	// The buffer may hold a value of maxLineSize octets and its CR LF.
 	const maxBuffered = maxLineSize + 2
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -145,7 +152,9 @@ func eachLine(r io.Reader, flush func() error, fn func(n int, line string, tooLo
 		if len(line) > maxLineSize {
 			tooLong = true
 		}
-		fn(n, string(line), tooLong)
+		if ferr := fn(n, string(line), tooLong); ferr != nil {
+			return ferr
+		}
 		if err == io.EOF {
 			return nil
 		}

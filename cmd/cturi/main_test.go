@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -291,4 +292,37 @@ func TestStreamMillionLines(t *testing.T) {
 	assert.Equal(t, n, w.lines)
 	t.Logf("heap in use between %d and %d bytes", w.minH, w.maxH)
 	assert.Less(t, w.maxH-w.minH, uint64(4<<20), "heap grew with the input")
+}
+
+// failingWriter fails every write, as standard output on a full disk does.
+type failingWriter struct{ writes int }
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	w.writes++
+	return 0, errors.New("no space left on device")
+}
+
+// TestStopsWhenOutputFails: once standard output fails, cturi stops
+// reading, reports the error and exits 1, rather than mapping the rest of
+// an input that may never end.
+func TestStopsWhenOutputFails(t *testing.T) {
+	const n = 200_000
+	for _, tt := range []struct {
+		name string
+		args []string
+		in   *lineSource
+	}{
+		{"plain", nil, &lineSource{n: n}},
+		{"json", []string{"-json"}, &lineSource{n: n}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out := &failingWriter{}
+			var errs bytes.Buffer
+			code := run(tt.args, tt.in, out, &errs)
+			assert.Equal(t, exitFailed, code)
+			assert.Equal(t, 1, out.writes, "nothing is written after the first failure")
+			assert.Less(t, tt.in.i, n/10, "lines read after the output failed")
+			assert.Equal(t, "cturi: writing standard output: no space left on device\n", errs.String())
+		})
+	}
 }

@@ -108,22 +108,23 @@ func newResultWriter(out, errs io.Writer, asJSON bool) *resultWriter {
 	return w
 }
 
-// write prints r; where locates the value in the input for messages.
-func (w *resultWriter) write(r result, where string) {
+// write prints r; where locates the value in the input for messages. It
+// returns the error writing to the output, if any.
+func (w *resultWriter) write(r result, where string) error {
 	if r.Kind != "" {
 		w.failed = true
 		fmt.Fprintf(w.errs, "cturi: %s%q: %s\n", where, r.Input, r.Error)
 	}
 	if w.enc != nil {
-		// Encode only fails on values it cannot represent; a result is
-		// plain strings.
-		_ = w.enc.Encode(r)
-		return
+		return w.enc.Encode(r)
 	}
 	if r.Kind != "" {
-		fmt.Fprintf(w.out, "ERROR:%s\n", r.Kind)
-		return
+		_, err := fmt.Fprintf(w.out, "ERROR:%s\n", r.Kind)
+		return err
 	}
-	io.WriteString(w.out, r.Output)
-	io.WriteString(w.out, "\n")
+	if _, err := io.WriteString(w.out, r.Output); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w.out, "\n")
+	return err
 }
