@@ -189,7 +189,8 @@ Values are field values: no "Content-Type:" prefix, no angle brackets.
 A value longer than 16 MiB is not mapped (invalid-uri if it would map to
 a Content-Type, as with -to ct or a URI under -to auto; syntax otherwise).
 Output is buffered, but each answer is written before cturi waits for more
-input, so a program can feed it one line at a time.
+input, so a program can feed it one line at a time, and before the message
+of a later failure, so that with 2>&1 each message precedes its ERROR line.
 
 Put -- before a VALUE that starts with '-': cturi -- -x/y. With -mail as
 the first argument, cturi rewrites the Content-Type fields of a MIME

@@ -326,3 +326,33 @@ func TestStopsWhenOutputFails(t *testing.T) {
 		})
 	}
 }
+
+// TestMessagesInOrder: with standard output and standard error on one
+// file (2>&1), each failure's message comes just before its ERROR line,
+// after the answers to the values before it.
+func TestMessagesInOrder(t *testing.T) {
+	for _, tt := range []struct {
+		name, stdin string
+		args        []string
+		want        string
+	}{
+		{"stdin", "image/png\ntext\nimage/gif\nx/\n", nil,
+			"ContentType:image/png\n" +
+				"cturi: line 2: \"text\": mapping: expected '/' after the type at offset 4, found the end\n" +
+				"ERROR:syntax\n" +
+				"ContentType:image/gif\n" +
+				"cturi: line 4: \"x/\": mapping: expected a subtype after '/' at offset 2, found the end\n" +
+				"ERROR:syntax\n"},
+		{"arguments", "", []string{"image/png", "text"},
+			"ContentType:image/png\n" +
+				"cturi: \"text\": mapping: expected '/' after the type at offset 4, found the end\n" +
+				"ERROR:syntax\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var both bytes.Buffer
+			code := run(tt.args, strings.NewReader(tt.stdin), &both, &both)
+			assert.Equal(t, exitFailed, code)
+			assert.Equal(t, tt.want, both.String())
+		})
+	}
+}

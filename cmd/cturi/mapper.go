@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -93,13 +94,13 @@ func (m *mapper) tooLong(v string) result {
 // resultWriter prints results as plain lines or JSON objects, and the
 // message of each failure on the error stream.
 type resultWriter struct {
-	out    io.Writer
+	out    *bufio.Writer
 	errs   io.Writer
 	enc    *json.Encoder // nil for plain output
 	failed bool
 }
 
-func newResultWriter(out, errs io.Writer, asJSON bool) *resultWriter {
+func newResultWriter(out *bufio.Writer, errs io.Writer, asJSON bool) *resultWriter {
 	w := &resultWriter{out: out, errs: errs}
 	if asJSON {
 		w.enc = json.NewEncoder(out)
@@ -113,7 +114,13 @@ func newResultWriter(out, errs io.Writer, asJSON bool) *resultWriter {
 func (w *resultWriter) write(r result, where string) error {
 	if r.Kind != "" {
 		w.failed = true
+		// The answers before it go out first: with both streams on one
+		// file, a message comes just before its ERROR line.
+		err := w.out.Flush()
 		fmt.Fprintf(w.errs, "cturi: %s%q: %s\n", where, r.Input, r.Error)
+		if err != nil {
+			return err
+		}
 	}
 	if w.enc != nil {
 		return w.enc.Encode(r)
