@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -40,6 +41,9 @@ func TestFormDecoding(t *testing.T) {
 		{"invalid UTF-8 passed through", Options{DecodeForms: true, Unmappable: PassThrough}, http.MethodPost, "application/www-form-urlencoded", "k=%FF", 0, nil},
 		{"too large", Options{DecodeForms: true, MaxFormBytes: 8}, http.MethodPost, "application/www-form-urlencoded", "k=123456789", http.StatusRequestEntityTooLarge, nil},
 		{"too large passed through", Options{DecodeForms: true, MaxFormBytes: 8, Unmappable: PassThrough}, http.MethodPost, "application/www-form-urlencoded", "k=123456789", 0, nil},
+		{"no limit (MaxInt64)", Options{DecodeForms: true, MaxFormBytes: math.MaxInt64}, http.MethodPost, "application/www-form-urlencoded", "k=v", 0, url.Values{"k": {"v"}}},
+		{"limit one below MaxInt64", Options{DecodeForms: true, MaxFormBytes: math.MaxInt64 - 1}, http.MethodPost, "application/www-form-urlencoded", "k=v", 0, url.Values{"k": {"v"}}},
+		{"negative limit is the default", Options{DecodeForms: true, MaxFormBytes: -1}, http.MethodPost, "application/www-form-urlencoded", "k=v", 0, url.Values{"k": {"v"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -116,8 +116,9 @@ type Options struct {
 	// PassThrough, handed on undecoded: the handler reads the octets the
 	// middleware read, then the rest, or the read error again.
 	DecodeForms bool
-	// MaxFormBytes bounds the form bodies DecodeForms reads; zero means
-	// DefaultMaxFormBytes (10 MiB, net/http's limit for forms).
+	// MaxFormBytes bounds the form bodies DecodeForms reads; zero or a
+	// negative value means DefaultMaxFormBytes (10 MiB, net/http's limit
+	// for forms), and math.MaxInt64 no limit.
 	MaxFormBytes int64
 
 	// FreshWriters gives each request a response writer of its own
