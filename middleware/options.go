@@ -106,7 +106,8 @@ type Options struct {
 	MaxLabelLen int
 
 	// DecodeForms decodes the body of a POST, PUT or PATCH request whose
-	// label (as the handler sees it) is application/www-form-urlencoded
+	// one label (as the handler sees it; two Content-Type fields are
+	// ambiguous and decode nothing) is application/www-form-urlencoded
 	// (draft-hoehrmann-urlencoded: ';' or '&' between pairs, UTF-8 only)
 	// into r.PostForm, as net/http's ParseForm does for the legacy
 	// application/x-www-form-urlencoded type, which net/http keeps
