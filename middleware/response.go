@@ -167,17 +167,36 @@ func (x *responseWriter) FlushError() error {
 // Unwrap returns the underlying writer, for http.ResponseController.
 func (x *responseWriter) Unwrap() http.ResponseWriter { return x.w }
 
+// The methods below serve the views' optional interfaces. The writer a
+// view was made for has the interface, but a view kept past its
+// handler's return (which net/http forbids) may be called once x serves
+// another request, whose writer may not have it (an HTTP/1 view, with
+// Hijack, over an HTTP/2 writer): the call then does what
+// http.ResponseController would, instead of panicking.
+
 func (x *responseWriter) flush() {
+	f, ok := x.w.(http.Flusher)
+	if !ok {
+		_ = x.FlushError()
+		return
+	}
 	if !x.done {
 		x.rewrite()
 	}
-	x.w.(http.Flusher).Flush()
+	f.Flush()
 }
 
 // hijack hands the connection over; net/http sends no header after it, so
 // there is nothing left to rewrite.
 func (x *responseWriter) hijack() (net.Conn, *bufio.ReadWriter, error) {
-	c, rw, err := x.w.(http.Hijacker).Hijack()
+	var c net.Conn
+	var rw *bufio.ReadWriter
+	var err error
+	if h, ok := x.w.(http.Hijacker); ok {
+		c, rw, err = h.Hijack()
+	} else {
+		c, rw, err = http.NewResponseController(x.w).Hijack()
+	}
 	if err == nil {
 		x.done = true
 	}
@@ -185,16 +204,24 @@ func (x *responseWriter) hijack() (net.Conn, *bufio.ReadWriter, error) {
 }
 
 func (x *responseWriter) readFrom(src io.Reader) (int64, error) {
+	rf, ok := x.w.(io.ReaderFrom)
+	if !ok {
+		return io.Copy(x, src) // x has no ReadFrom: Write rewrites
+	}
 	if !x.done {
 		x.rewrite()
 	}
-	return x.w.(io.ReaderFrom).ReadFrom(src)
+	return rf.ReadFrom(src)
 }
 
 // push starts an HTTP/2 server push; the promised request's header is not
 // this response's, so nothing is rewritten.
 func (x *responseWriter) push(target string, opts *http.PushOptions) error {
-	return x.w.(http.Pusher).Push(target, opts)
+	p, ok := x.w.(http.Pusher)
+	if !ok {
+		return http.ErrNotSupported
+	}
+	return p.Push(target, opts)
 }
 
 // afterReturn is the writer behind a recycled responseWriter: every view
