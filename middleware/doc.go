@@ -55,7 +55,9 @@
 // recycled once the handler returns, as net/http forbids using it after
 // that: until another request takes the writer, a late call fails with
 // ErrAfterReturn (a header it sets goes nowhere), and after that it
-// reaches that request's response.
+// reaches that request's response (an optional interface that request's
+// writer lacks answers as through http.ResponseController: Hijack and
+// Push fail with http.ErrNotSupported).
 // Options.FreshWriters gives each request its own, for handlers that may
 // not keep that rule.
 //

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"strings"
 
@@ -83,7 +84,11 @@ type replayBody struct {
 // for a body whose read failed.
 func (rw *rewriter) decodeForm(r *http.Request) error {
 	orig := r.Body
-	buf, readErr := io.ReadAll(io.LimitReader(orig, rw.maxForm+1))
+	n := rw.maxForm
+	if n < math.MaxInt64 {
+		n++ // one octet more than the limit tells a body over it
+	}
+	buf, readErr := io.ReadAll(io.LimitReader(orig, n))
 	err := readErr
 	var tooBig *http.MaxBytesError
 	switch {

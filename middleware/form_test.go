@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -40,6 +41,9 @@ func TestFormDecoding(t *testing.T) {
 		{"invalid UTF-8 passed through", Options{DecodeForms: true, Unmappable: PassThrough}, http.MethodPost, "application/www-form-urlencoded", "k=%FF", 0, nil},
 		{"too large", Options{DecodeForms: true, MaxFormBytes: 8}, http.MethodPost, "application/www-form-urlencoded", "k=123456789", http.StatusRequestEntityTooLarge, nil},
 		{"too large passed through", Options{DecodeForms: true, MaxFormBytes: 8, Unmappable: PassThrough}, http.MethodPost, "application/www-form-urlencoded", "k=123456789", 0, nil},
+		{"no limit (MaxInt64)", Options{DecodeForms: true, MaxFormBytes: math.MaxInt64}, http.MethodPost, "application/www-form-urlencoded", "k=v", 0, url.Values{"k": {"v"}}},
+		{"limit one below MaxInt64", Options{DecodeForms: true, MaxFormBytes: math.MaxInt64 - 1}, http.MethodPost, "application/www-form-urlencoded", "k=v", 0, url.Values{"k": {"v"}}},
+		{"negative limit is the default", Options{DecodeForms: true, MaxFormBytes: -1}, http.MethodPost, "application/www-form-urlencoded", "k=v", 0, url.Values{"k": {"v"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -89,20 +93,36 @@ func TestFormDecoding(t *testing.T) {
 }
 
 // With the request mode Leave, forms are still decoded, and two
-// Content-Type fields are ambiguous, so nothing is.
+// Content-Type fields are ambiguous, so nothing is, whatever the mode and
+// policy (the other modes pass the two fields through as unmappable).
 func TestFormDecodingWithLeave(t *testing.T) {
-	for _, labels := range [][]string{{"application/www-form-urlencoded"}, {"application/www-form-urlencoded", "text/plain"}} {
-		r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader("k=v"))
-		r.Header["Content-Type"] = labels
-		var got url.Values
-		Rewrite(Options{Request: Leave, DecodeForms: true})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			got = r.PostForm
-		})).ServeHTTP(httptest.NewRecorder(), r)
-		if len(labels) == 1 {
-			assert.Equal(t, url.Values{"k": {"v"}}, got)
-		} else {
-			assert.Nil(t, got)
-		}
+	tests := []struct {
+		name   string
+		opts   Options
+		labels []string
+		want   url.Values
+	}{
+		{"Leave, one field", Options{Request: Leave}, []string{"application/www-form-urlencoded"}, url.Values{"k": {"v"}}},
+		{"Leave, two fields", Options{Request: Leave}, []string{"application/www-form-urlencoded", "text/plain"}, nil},
+		{"Leave, two form fields", Options{Request: Leave}, []string{"application/www-form-urlencoded", "application/www-form-urlencoded"}, nil},
+		{"ToContentType passed through, two fields", Options{Unmappable: PassThrough}, []string{"application/www-form-urlencoded", "text/plain"}, nil},
+		{"Canonical passed through, two form fields", Options{Request: Canonical, Unmappable: PassThrough}, []string{"application/www-form-urlencoded", "application/www-form-urlencoded"}, nil},
+		{"ToURI passed through, two fields", Options{Request: ToURI, Unmappable: PassThrough}, []string{"application/www-form-urlencoded", "text/plain"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader("k=v"))
+			r.Header["Content-Type"] = tt.labels
+			var got url.Values
+			var ran bool
+			tt.opts.DecodeForms = true
+			Rewrite(tt.opts)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				ran = true
+				got = r.PostForm
+			})).ServeHTTP(httptest.NewRecorder(), r)
+			require.True(t, ran)
+			assert.Equal(t, tt.want, got)
+		})
 	}
 }
 

@@ -184,3 +184,61 @@ func TestFreshWritersAllocations(t *testing.T) {
 		assert.Equal(t, tt.want, testing.AllocsPerRun(100, func() { h.ServeHTTP(w, r) }), "FreshWriters %v", tt.fresh)
 	}
 }
+
+// Without FreshWriters, a writer kept past its handler's return reaches
+// whichever request took it from the pool next (see Options.FreshWriters).
+// That request's writer may lack an optional interface the kept view
+// has (an HTTP/1 view, with Hijack and ReadFrom, over an HTTP/2 writer);
+// the call must then fail or fall back as http.ResponseController would,
+// not panic in the goroutine that made it, which would end the program.
+func TestLeakedViewOverARecycledWriterWithoutItsInterfaces(t *testing.T) {
+	tests := []struct {
+		name string
+		call func(t *testing.T, leaked http.ResponseWriter)
+		want string // what the later request's response got
+	}{
+		{"Flush", func(t *testing.T, leaked http.ResponseWriter) { leaked.(http.Flusher).Flush() }, ""},
+		{"Hijack", func(t *testing.T, leaked http.ResponseWriter) {
+			_, _, err := leaked.(http.Hijacker).Hijack()
+			assert.ErrorIs(t, err, http.ErrNotSupported)
+		}, ""},
+		{"ReadFrom", func(t *testing.T, leaked http.ResponseWriter) {
+			n, err := leaked.(io.ReaderFrom).ReadFrom(strings.NewReader("late"))
+			assert.NoError(t, err)
+			assert.Equal(t, int64(4), n)
+		}, "late"},
+		{"Push", func(t *testing.T, leaked http.ResponseWriter) {
+			assert.ErrorIs(t, leaked.(http.Pusher).Push("/x", nil), http.ErrNotSupported)
+		}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := Rewrite(Options{})
+			reused := false
+			// sync.Pool may hand out a new writer (more often under
+			// -race), so try until the kept one is taken again.
+			for try := 0; try < 1000 && !reused; try++ {
+				var leaked http.ResponseWriter
+				h(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { leaked = w })).
+					ServeHTTP(masked(&fullWriter{recordingWriter: newRecordingWriter()}, hasFlusher|hasHijacker|hasReaderFrom|hasPusher), httptest.NewRequest(http.MethodGet, "/", nil))
+				rec := newRecordingWriter()
+				plain := struct{ http.ResponseWriter }{rec} // no optional interface
+				h(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if leaked.(interface{ Unwrap() http.ResponseWriter }).Unwrap() != plain {
+						return // another writer: nothing to test this time
+					}
+					reused = true
+					w.Header().Set("Content-Type", uriLabel)
+					assert.NotPanics(t, func() { tt.call(t, leaked) })
+				})).ServeHTTP(plain, httptest.NewRequest(http.MethodGet, "/", nil))
+				if reused {
+					assert.Equal(t, tt.want, rec.body.String())
+					if tt.want != "" {
+						assert.Equal(t, []string{ctLabel}, rec.sent(), "the late write sent the mapped label")
+					}
+				}
+			}
+			require.True(t, reused, "the pool never handed the kept writer out again")
+		})
+	}
+}

@@ -106,7 +106,8 @@ type Options struct {
 	MaxLabelLen int
 
 	// DecodeForms decodes the body of a POST, PUT or PATCH request whose
-	// label (as the handler sees it) is application/www-form-urlencoded
+	// one label (as the handler sees it; two Content-Type fields are
+	// ambiguous and decode nothing) is application/www-form-urlencoded
 	// (draft-hoehrmann-urlencoded: ';' or '&' between pairs, UTF-8 only)
 	// into r.PostForm, as net/http's ParseForm does for the legacy
 	// application/x-www-form-urlencoded type, which net/http keeps
@@ -116,8 +117,9 @@ type Options struct {
 	// PassThrough, handed on undecoded: the handler reads the octets the
 	// middleware read, then the rest, or the read error again.
 	DecodeForms bool
-	// MaxFormBytes bounds the form bodies DecodeForms reads; zero means
-	// DefaultMaxFormBytes (10 MiB, net/http's limit for forms).
+	// MaxFormBytes bounds the form bodies DecodeForms reads; zero or a
+	// negative value means DefaultMaxFormBytes (10 MiB, net/http's limit
+	// for forms), and math.MaxInt64 no limit.
 	MaxFormBytes int64
 
 	// FreshWriters gives each request a response writer of its own

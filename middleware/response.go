@@ -19,8 +19,9 @@ type responseWriter struct {
 	rw   *rewriter
 	r    *http.Request // for OnError
 	done bool          // the label was rewritten or can no longer matter
-	// probed is the Content-Type field a flush that could not be done
-	// left behind, and probedLabel its first value (see FlushError).
+	// probed is the Content-Type field a flush that could not be done,
+	// or a status net/http refused, left behind, and probedLabel its
+	// first value (see unsent).
 	probed      []string
 	probedLabel string
 }
@@ -79,14 +80,45 @@ func (x *responseWriter) rewrite() {
 // Header returns the underlying writer's header.
 func (x *responseWriter) Header() http.Header { return x.w.Header() }
 
-// WriteHeader rewrites the label before a final status (2xx-5xx, and 101,
+// WriteHeader rewrites the label before a final status (200-999, and 101,
 // after which no other header follows); 1xx informational responses such
 // as 103 Early Hints go out as they are and do not count.
 func (x *responseWriter) WriteHeader(code int) {
 	if !x.done && (code < 100 || code > 199 || code == http.StatusSwitchingProtocols) {
 		x.rewrite()
+		if code < 100 || code > 999 {
+			x.writeInvalidHeader(code)
+			return
+		}
 	}
 	x.w.WriteHeader(code)
+}
+
+// writeInvalidHeader passes on a status outside 100-999, after the
+// rewrite, as any final status. net/http panics on it and sends nothing,
+// so if the underlying writer panics the header is still to go out: a
+// handler that recovers and then sets its label has it mapped, as after
+// a flush that could not be done (unsent).
+func (x *responseWriter) writeInvalidHeader(code int) {
+	sent := false
+	defer func() {
+		if !sent {
+			x.unsent()
+		}
+	}()
+	x.w.WriteHeader(code)
+	sent = true
+}
+
+// unsent records that the header did not go out after all, though the
+// label was rewritten: the next call that sends it rewrites the label
+// again, unless the field is as this rewrite left it (see rewrite).
+func (x *responseWriter) unsent() {
+	x.done = false
+	x.probed, x.probedLabel = nil, ""
+	if v := x.w.Header()["Content-Type"]; len(v) > 0 {
+		x.probed, x.probedLabel = v, v[0]
+	}
 }
 
 // Write rewrites the label if the header has not gone out yet.
@@ -127,10 +159,7 @@ func (x *responseWriter) FlushError() error {
 	}
 	err := http.NewResponseController(x.w).Flush()
 	if first && errors.Is(err, http.ErrNotSupported) {
-		x.done = false
-		if v := x.w.Header()["Content-Type"]; len(v) > 0 {
-			x.probed, x.probedLabel = v, v[0]
-		}
+		x.unsent()
 	}
 	return err
 }
@@ -138,17 +167,36 @@ func (x *responseWriter) FlushError() error {
 // Unwrap returns the underlying writer, for http.ResponseController.
 func (x *responseWriter) Unwrap() http.ResponseWriter { return x.w }
 
+// The methods below serve the views' optional interfaces. The writer a
+// view was made for has the interface, but a view kept past its
+// handler's return (which net/http forbids) may be called once x serves
+// another request, whose writer may not have it (an HTTP/1 view, with
+// Hijack, over an HTTP/2 writer): the call then does what
+// http.ResponseController would, instead of panicking.
+
 func (x *responseWriter) flush() {
+	f, ok := x.w.(http.Flusher)
+	if !ok {
+		_ = x.FlushError()
+		return
+	}
 	if !x.done {
 		x.rewrite()
 	}
-	x.w.(http.Flusher).Flush()
+	f.Flush()
 }
 
 // hijack hands the connection over; net/http sends no header after it, so
 // there is nothing left to rewrite.
 func (x *responseWriter) hijack() (net.Conn, *bufio.ReadWriter, error) {
-	c, rw, err := x.w.(http.Hijacker).Hijack()
+	var c net.Conn
+	var rw *bufio.ReadWriter
+	var err error
+	if h, ok := x.w.(http.Hijacker); ok {
+		c, rw, err = h.Hijack()
+	} else {
+		c, rw, err = http.NewResponseController(x.w).Hijack()
+	}
 	if err == nil {
 		x.done = true
 	}
@@ -156,16 +204,24 @@ func (x *responseWriter) hijack() (net.Conn, *bufio.ReadWriter, error) {
 }
 
 func (x *responseWriter) readFrom(src io.Reader) (int64, error) {
+	rf, ok := x.w.(io.ReaderFrom)
+	if !ok {
+		return io.Copy(x, src) // x has no ReadFrom: Write rewrites
+	}
 	if !x.done {
 		x.rewrite()
 	}
-	return x.w.(io.ReaderFrom).ReadFrom(src)
+	return rf.ReadFrom(src)
 }
 
 // push starts an HTTP/2 server push; the promised request's header is not
 // this response's, so nothing is rewritten.
 func (x *responseWriter) push(target string, opts *http.PushOptions) error {
-	return x.w.(http.Pusher).Push(target, opts)
+	p, ok := x.w.(http.Pusher)
+	if !ok {
+		return http.ErrNotSupported
+	}
+	return p.Push(target, opts)
 }
 
 // afterReturn is the writer behind a recycled responseWriter: every view

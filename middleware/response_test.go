@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -194,4 +195,45 @@ func TestResponseLeaveDoesNotWrap(t *testing.T) {
 		got = w
 	})), rec, httptest.NewRequest(http.MethodGet, "/", nil))
 	assert.Same(t, rec, got)
+}
+
+// net/http panics on a status outside 100-999 before sending anything;
+// the panic still reaches the handler, and one that recovers and then
+// sets its label has that label mapped when the header does go out. A
+// label it leaves as it was is not mapped (or reported) twice.
+func TestInvalidStatusPanicsAndKeepsTheRewrite(t *testing.T) {
+	const bad = "ContentType:a%0Ab/c"
+	tests := []struct {
+		name   string
+		code   int
+		before string // label set before the invalid WriteHeader
+		after  string // label set after recovering; "" keeps it
+		want   string
+		errs   int
+	}{
+		{"99, label set after", 99, "", uriLabel, ctLabel, 0},
+		{"1000, label set after", 1000, "", uriLabel, ctLabel, 0},
+		{"-1, label changed after", -1, "text/plain", uriLabel, ctLabel, 0},
+		{"0, label untouched", 0, uriLabel, "", ctLabel, 0},
+		{"42, unmappable label untouched, reported once", 42, bad, "", bad, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var errs int
+			w := httptest.NewRecorder() // panics on an invalid status, as net/http does
+			serve(Rewrite(Options{OnError: func(*http.Request, error) { errs++ }})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if tt.before != "" {
+					w.Header().Set("Content-Type", tt.before)
+				}
+				assert.PanicsWithValue(t, "invalid WriteHeader code "+strconv.Itoa(tt.code), func() { w.WriteHeader(tt.code) })
+				if tt.after != "" {
+					w.Header().Set("Content-Type", tt.after)
+				}
+				_, _ = w.Write([]byte("x"))
+			})), w, httptest.NewRequest(http.MethodGet, "/", nil))
+			assert.Equal(t, http.StatusOK, w.Code)
+			assert.Equal(t, []string{tt.want}, w.Header()["Content-Type"])
+			assert.Equal(t, tt.errs, errs)
+		})
+	}
 }

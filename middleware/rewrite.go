@@ -71,7 +71,8 @@ func (rw *rewriter) rewriteRequest(w http.ResponseWriter, r *http.Request) *http
 }
 
 // rewriteLabel maps r's label (see rewriteRequest) and returns the request
-// for the handler with the label it will see, or nil after answering 415.
+// for the handler with the label it will see ("" for none, or for two
+// fields, which are ambiguous), or nil after answering 415.
 func (rw *rewriter) rewriteLabel(w http.ResponseWriter, r *http.Request) (*http.Request, string) {
 	v := r.Header["Content-Type"]
 	switch {
@@ -95,7 +96,11 @@ func (rw *rewriter) rewriteLabel(w http.ResponseWriter, r *http.Request) (*http.
 			reject(w, e)
 			return nil, ""
 		}
-		return withLabels(r, Labels{Original: v[0], Mapped: v[0], Err: e}), v[0]
+		r2 := withLabels(r, Labels{Original: v[0], Mapped: v[0], Err: e})
+		if len(v) > 1 {
+			return r2, "" // ambiguous, as with Leave: no form decoding
+		}
+		return r2, v[0]
 	}
 	if out == v[0] {
 		return r, out
