@@ -59,7 +59,11 @@
 // writer lacks answers as through http.ResponseController: Hijack and
 // Push fail with http.ErrNotSupported).
 // Options.FreshWriters gives each request its own, for handlers that may
-// not keep that rule.
+// not keep that rule. A Hijack that http.ResponseController finds further
+// down the Unwrap chain, below a writer without one, bypasses the
+// middleware, which then still rewrites the header of the hijacked
+// response when the handler returns (an unmappable label still reaches
+// Options.OnError); nothing of it reaches the wire.
 //
 // On both sides the label is the field under the canonical key
 // "Content-Type", where http.Header's methods and net/http's server put
