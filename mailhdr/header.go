@@ -21,8 +21,12 @@ func (s *scanner) stepHeader() error {
 		return err
 	}
 	if !s.atLineStart {
-		// A further piece of a long field line.
+		// A further piece of a long field line, maybe the last one, cut
+		// off by the end of the input.
 		s.headerPiece(line, complete)
+		if err != nil && !complete {
+			s.h.partial = true
+		}
 		return nil
 	}
 	text, nl := lineEnd(line)
