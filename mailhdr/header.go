@@ -178,7 +178,11 @@ func (s *scanner) flushField() {
 		}
 		switch oc.kind {
 		case KindMapping:
-			s.problem(KindMapping, s.path, s.h.fieldStart, "Content-Type not rewritten", oc.err)
+			detail := "Content-Type not rewritten"
+			if oc.unparsed {
+				detail = "Content-Type does not parse; the body is passed through"
+			}
+			s.problem(KindMapping, s.path, s.h.fieldStart, detail, oc.err)
 		case KindLineTooLong:
 			s.problem(KindLineTooLong, s.path, s.h.fieldStart, "the rewritten Content-Type does not fold into 998-octet lines; not rewritten", nil)
 		}

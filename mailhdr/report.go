@@ -20,7 +20,9 @@ const (
 	// KindMapping: a Content-Type field whose value does not map (the
 	// Problem's Err is the *mapping.Error). The field is not rewritten;
 	// if its value cannot even be parsed, the entity's body is passed
-	// through unexamined.
+	// through unexamined. So a Content-Type that does not parse is
+	// reported even where the target leaves it as it is (ToContentType),
+	// with the parse error.
 	KindMapping Kind = iota + 1
 	// KindLineTooLong: the rewritten field cannot be folded into lines of
 	// at most 998 octets (RFC 5322 §2.1.1), because a run without white
