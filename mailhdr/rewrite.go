@@ -24,7 +24,10 @@ import (
 // Malformed input is copied, never refused: the Report lists each
 // Content-Type that was not rewritten and each part of the message that
 // was passed through unexamined, and why. The error is a read or write
-// error only; the Report then covers the input read so far.
+// error only; the Report then covers the input read so far, and after a
+// read error dst has the output of that input (as a Reader returns it:
+// all but a Content-Type or Content-Transfer-Encoding field still being
+// read).
 //
 // Memory does not depend on the size of the message: bodies are copied
 // through a 64 KiB buffer, and only Content-Type and
@@ -39,6 +42,9 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (Report, error) {
 			break
 		}
 		if err != nil {
+			// A read error: dst gets what was read before it, as a
+			// Reader returns it (after a write error Flush fails too).
+			bw.Flush()
 			return s.rep, err
 		}
 	}
