@@ -132,7 +132,7 @@ func structureOf(ct string) (ctInfo, error) {
 		return ctInfo{}, err
 	}
 	info := ctInfo{known: true, mediaType: strings.ToLower(p.Type + "/" + p.Subtype)}
-	info.boundary, info.hasBoundary = p.Param("boundary")
+	info.boundary, info.hasBoundary = boundaryOf(p)
 	return info, nil
 }
 

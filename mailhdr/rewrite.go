@@ -19,7 +19,8 @@ import (
 // message/partial and message/external-body, are copied as they are. A
 // multipart's boundary is read from whichever form of its Content-Type is
 // a Content-Type: the field's value, or its mapping when the value is a
-// URI label.
+// URI label; RFC 2231 forms (boundary*0=, boundary*=) are read as Go's
+// mime.ParseMediaType reads them.
 //
 // Malformed input is copied, never refused: the Report lists each
 // Content-Type that was not rewritten and each part of the message that
