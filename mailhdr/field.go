@@ -33,6 +33,10 @@ type fieldOutcome struct {
 	ct        ctInfo
 	kind      Kind // 0, KindMapping or KindLineTooLong
 	err       error
+	// unparsed: kind is KindMapping only because the field, which was not
+	// to be rewritten, does not parse, so its entity's body cannot be
+	// examined.
+	unparsed bool
 }
 
 // rewrite appends the Content-Type field raw (name, colon, value with its
@@ -98,7 +102,13 @@ func (fr *fieldRewriter) rewrite(dst, raw []byte, defaultNL string) ([]byte, fie
 	if err != nil {
 		out.kind, out.err = KindMapping, err
 	}
-	out.ct = structureOf(ctText)
+	var perr error
+	out.ct, perr = structureOf(ctText)
+	if err == nil && perr != nil {
+		// A Content-Type left as it is (going to Content-Types): the
+		// body cannot be examined without its structure.
+		out.kind, out.err, out.unparsed = KindMapping, perr, true
+	}
 
 	if !rewrite {
 		return append(dst, raw...), out
@@ -114,18 +124,16 @@ func (fr *fieldRewriter) rewrite(dst, raw []byte, defaultNL string) ([]byte, fie
 }
 
 // structureOf parses a Content-Type leniently for the scanner; a value
-// that does not parse gives the zero ctInfo (unknown).
-func structureOf(ct string) ctInfo {
-	if ct == "" {
-		return ctInfo{}
-	}
+// that does not parse gives the zero ctInfo (unknown) and the parse
+// error.
+func structureOf(ct string) (ctInfo, error) {
 	p, err := mapping.ParseContentType(ct, mapping.Lenient)
 	if err != nil {
-		return ctInfo{}
+		return ctInfo{}, err
 	}
 	info := ctInfo{known: true, mediaType: strings.ToLower(p.Type + "/" + p.Subtype)}
-	info.boundary, info.hasBoundary = p.Param("boundary")
-	return info
+	info.boundary, info.hasBoundary = boundaryOf(p)
+	return info, nil
 }
 
 // unfold appends v to dst without its line endings (LF and a CR before

@@ -32,6 +32,8 @@ func TestRewriteField(t *testing.T) {
 		{"canonical already", "Content-Type: text/plain; charset=\"us-ascii\"\r\n", Canonical, "", 0},
 		{"canonical of a URI", "Content-Type: ContentType:image/jpeg\n", Canonical, "Content-Type: image/jpeg\n", 0},
 		{"does not map", "Content-Type: text\r\n", ToURI, "", KindMapping},
+		{"does not parse, going to Content-Types", "Content-Type: text\r\n", ToContentType, "", KindMapping},
+		{"empty, going to Content-Types", "Content-Type: \r\n", ToContentType, "", KindMapping},
 		{"bad URI", "Content-Type: ContentType://x\r\n", ToContentType, "", KindMapping},
 		{"control character", "Content-Type: text/plain; a=\"\x00\"\r\n", ToURI, "", KindMapping},
 		{"cannot fold into 998 octets", "Content-Type: x:" + long + "\r\n", ToContentType, "", KindLineTooLong},
@@ -184,5 +186,31 @@ func checkFold(t *testing.T, prefix []byte, v string, uri bool) {
 	}
 	if v != "" && strings.Trim(v, " \t") == v {
 		require.Equal(t, string(prefix)+v, b.String())
+	}
+}
+
+// TestUnparsableContentTypeReported: a Content-Type that does not parse
+// leaves the entity's body unexamined, which the Report says whatever the
+// target, also when the field was not to be rewritten (a Content-Type
+// going to Content-Types); the message comes out unchanged.
+func TestUnparsableContentTypeReported(t *testing.T) {
+	const body = "\r\n--b\r\nContent-Type: ContentType:text/plain\r\n\r\nx\r\n--b--\r\n"
+	cases := []struct {
+		name, ct string
+		to       Target
+	}{
+		{"to URIs", `multipart/mixed; boundary="b`, ToURI},
+		{"to Content-Types", `multipart/mixed; boundary="b`, ToContentType},
+		{"to Content-Types, a comment left open", `multipart/mixed; boundary=b (open`, ToContentType},
+		{"canonical", `multipart/mixed; boundary="b`, Canonical},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := "Content-Type: " + tc.ct + "\r\n" + body
+			out, rep := rewriteBytes(t, []byte(in), Options{To: tc.to})
+			assert.Equal(t, in, string(out))
+			require.Equal(t, []problemAt{{"top", KindMapping}}, problemsOf(rep))
+			assert.NotZero(t, mapping.KindOf(rep.Problems[0].Err))
+		})
 	}
 }

@@ -17,8 +17,10 @@ import (
 // (CRLF for a field go-message created, which is what it writes).
 //
 // The error, if not nil, joins a *Problem for each Content-Type field
-// that was left as it was (KindMapping or KindLineTooLong, with an empty
-// Path), or wraps the error go-message returned for a field it cannot
+// that does not map or fold (KindMapping or KindLineTooLong, with an
+// empty Path; unlike Rewrite, not for a Content-Type that does not parse
+// where the target leaves it as it is, since go-message reads the body),
+// or wraps the error go-message returned for a field it cannot
 // format; h is then unchanged. The limits of opts do not apply: h is in
 // memory already.
 func RewriteHeader(h *textproto.Header, opts Options) (int, error) {
@@ -48,10 +50,13 @@ func rewriteHeader(h *textproto.Header, opts *Options) (int, []*Problem, error) 
 			continue
 		}
 		out, oc := fr.rewrite(nil, raw, "\r\n")
-		switch oc.kind {
-		case KindMapping:
+		switch {
+		case oc.unparsed:
+			// Left as it is, as the target says; go-message reads the
+			// body's structure on its own.
+		case oc.kind == KindMapping:
 			problems = append(problems, &Problem{Kind: KindMapping, Detail: "Content-Type not rewritten", Err: oc.err})
-		case KindLineTooLong:
+		case oc.kind == KindLineTooLong:
 			problems = append(problems, &Problem{Kind: KindLineTooLong, Detail: "the rewritten Content-Type does not fold into 998-octet lines; not rewritten"})
 		}
 		if oc.rewritten {

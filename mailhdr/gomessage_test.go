@@ -59,6 +59,13 @@ func TestRewriteHeaderProblems(t *testing.T) {
 	assert.Equal(t, KindMapping, p.Kind)
 	assert.Equal(t, in, writeHeader(t, h), "unchanged")
 
+	// Going to Content-Types the field is left as it is, as the target
+	// says, parsed or not.
+	n, err = RewriteHeader(&h, Options{To: ToContentType})
+	assert.Zero(t, n)
+	assert.NoError(t, err)
+	assert.Equal(t, in, writeHeader(t, h), "unchanged")
+
 	var empty textproto.Header
 	n, err = RewriteHeader(&empty, Options{})
 	assert.Zero(t, n)

@@ -21,8 +21,12 @@ func (s *scanner) stepHeader() error {
 		return err
 	}
 	if !s.atLineStart {
-		// A further piece of a long field line.
+		// A further piece of a long field line, maybe the last one, cut
+		// off by the end of the input.
 		s.headerPiece(line, complete)
+		if err != nil && !complete {
+			s.h.partial = true
+		}
 		return nil
 	}
 	text, nl := lineEnd(line)
@@ -174,7 +178,11 @@ func (s *scanner) flushField() {
 		}
 		switch oc.kind {
 		case KindMapping:
-			s.problem(KindMapping, s.path, s.h.fieldStart, "Content-Type not rewritten", oc.err)
+			detail := "Content-Type not rewritten"
+			if oc.unparsed {
+				detail = "Content-Type does not parse; the body is passed through"
+			}
+			s.problem(KindMapping, s.path, s.h.fieldStart, detail, oc.err)
 		case KindLineTooLong:
 			s.problem(KindLineTooLong, s.path, s.h.fieldStart, "the rewritten Content-Type does not fold into 998-octet lines; not rewritten", nil)
 		}

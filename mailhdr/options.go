@@ -17,7 +17,8 @@ const (
 	ToURI Target = iota
 	// ToContentType rewrites each Content-Type field that holds a URI
 	// label back to a Content-Type (mapping.ToContentType). A field that
-	// already holds a Content-Type is left as it is.
+	// already holds a Content-Type is left as it is; if it does not parse,
+	// the Report says so (KindMapping), as its body is not examined.
 	ToContentType
 	// Canonical rewrites each Content-Type field, of either syntax, to its
 	// canonical Content-Type (mapping.Canonical), and leaves a field that

@@ -20,7 +20,9 @@ const (
 	// KindMapping: a Content-Type field whose value does not map (the
 	// Problem's Err is the *mapping.Error). The field is not rewritten;
 	// if its value cannot even be parsed, the entity's body is passed
-	// through unexamined.
+	// through unexamined. So a Content-Type that does not parse is
+	// reported even where the target leaves it as it is (ToContentType),
+	// with the parse error.
 	KindMapping Kind = iota + 1
 	// KindLineTooLong: the rewritten field cannot be folded into lines of
 	// at most 998 octets (RFC 5322 §2.1.1), because a run without white
@@ -36,9 +38,9 @@ const (
 	KindTruncatedHeader
 	// KindNoBoundary: a multipart Content-Type without a usable boundary
 	// parameter (missing, empty or longer than 996 octets, so that a
-	// delimiter line fits in 998; a boundary given only in RFC 2231 form,
-	// boundary*0= or boundary*=, is not read either); the body is passed
-	// through unexamined.
+	// delimiter line fits in 998); the body is passed through unexamined.
+	// The boundary is read as Go's mime.ParseMediaType reads it, RFC 2231
+	// forms (boundary*=utf-8''..., boundary*0=, boundary*1*=) included.
 	KindNoBoundary
 	// KindMissingDelimiter: a multipart body without its close delimiter,
 	// ended by the end of the input or by an outer delimiter.

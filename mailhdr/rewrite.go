@@ -19,12 +19,16 @@ import (
 // message/partial and message/external-body, are copied as they are. A
 // multipart's boundary is read from whichever form of its Content-Type is
 // a Content-Type: the field's value, or its mapping when the value is a
-// URI label.
+// URI label; RFC 2231 forms (boundary*0=, boundary*=) are read as Go's
+// mime.ParseMediaType reads them.
 //
 // Malformed input is copied, never refused: the Report lists each
 // Content-Type that was not rewritten and each part of the message that
 // was passed through unexamined, and why. The error is a read or write
-// error only; the Report then covers the input read so far.
+// error only; the Report then covers the input read so far, and after a
+// read error dst has the output of that input (as a Reader returns it:
+// all but a Content-Type or Content-Transfer-Encoding field still being
+// read).
 //
 // Memory does not depend on the size of the message: bodies are copied
 // through a 64 KiB buffer, and only Content-Type and
@@ -39,6 +43,9 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (Report, error) {
 			break
 		}
 		if err != nil {
+			// A read error: dst gets what was read before it, as a
+			// Reader returns it (after a write error Flush fails too).
+			bw.Flush()
 			return s.rep, err
 		}
 	}

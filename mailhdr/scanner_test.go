@@ -163,6 +163,33 @@ func TestReaderPassesReadErrors(t *testing.T) {
 	assert.ErrorIs(t, err, boom)
 }
 
+// TestRewriteWritesWhatItReadBeforeAnError: after a read error, dst has
+// the rewritten message up to the error, as a Reader returns it and as
+// io.Copy would leave it, and the Report covers it.
+func TestRewriteWritesWhatItReadBeforeAnError(t *testing.T) {
+	boom := io.ErrUnexpectedEOF
+	cases := []struct{ name, in string }{
+		{"in the body", "Subject: x\r\nContent-Type: text/plain\r\n\r\nbody line\r\n"},
+		{"in the header", "Subject: x\r\nContent-Type: text/plain\r\n"},
+		{"in a part", "Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\npart\r\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			src := func() io.Reader { return io.MultiReader(strings.NewReader(tc.in), iotest.ErrReader(boom)) }
+			r := NewReader(src(), Options{})
+			want, err := io.ReadAll(r)
+			require.ErrorIs(t, err, boom)
+			require.NotEmpty(t, want)
+
+			var out bytes.Buffer
+			rep, err := Rewrite(&out, src(), Options{})
+			require.ErrorIs(t, err, boom)
+			assert.Equal(t, string(want), out.String())
+			assert.Equal(t, r.Report(), rep)
+		})
+	}
+}
+
 type failWriter struct{ n int }
 
 func (w *failWriter) Write(p []byte) (int, error) {

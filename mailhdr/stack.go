@@ -6,9 +6,9 @@ package mailhdr
 type level struct {
 	multipart bool
 	digest    bool   // multipart/digest: parts default to message/rfc822
-	boundary  string // multipart only
+	boundary  string // multipart only, as declared
 	// prevSame is the index+1 of the next open multipart further out with
-	// the same boundary, 0 if none: a chain through the stack, so that
+	// the same boundary key, 0 if none: a chain through the stack, so that
 	// pushing and popping a boundary stay O(1).
 	prevSame int
 	// innerMultipart is the index+1 of the innermost multipart at or
@@ -24,10 +24,20 @@ type level struct {
 // line is matched against every open multipart with one map look-up
 // whatever the depth, and an outer delimiter closes the inner levels in
 // time proportional to their number (each level is popped once).
+//
+// A boundary is indexed by its key, the boundary without trailing white
+// space: RFC 2046 forbids a boundary ending in white space, but one is
+// sometimes declared, and its delimiter lines then end in white space,
+// which a delimiter line may have as transport padding anyway.
 type stack struct {
 	levels []level
-	open   map[string]int // boundary -> index+1 of its innermost level
+	open   map[string]int // boundary key -> index+1 of its innermost level
 	nOpen  int            // open multiparts
+}
+
+// boundaryKey returns the key a boundary is indexed by.
+func boundaryKey(boundary string) string {
+	return string(trimRightWSP([]byte(boundary)))
 }
 
 func (s *stack) depth() int { return len(s.levels) }
@@ -37,15 +47,16 @@ func (s *stack) pushMultipart(boundary string, digest bool, pathLen int) {
 		s.open = make(map[string]int)
 	}
 	idx := len(s.levels) + 1
+	key := boundaryKey(boundary)
 	s.levels = append(s.levels, level{
 		multipart:      true,
 		digest:         digest,
 		boundary:       boundary,
-		prevSame:       s.open[boundary],
+		prevSame:       s.open[key],
 		innerMultipart: idx,
 		pathLen:        pathLen,
 	})
-	s.open[boundary] = idx
+	s.open[key] = idx
 	s.nOpen++
 }
 
@@ -63,10 +74,10 @@ func (s *stack) pop() level {
 	lv := s.levels[n-1]
 	s.levels = s.levels[:n-1]
 	if lv.multipart {
-		if lv.prevSame == 0 {
-			delete(s.open, lv.boundary)
+		if key := boundaryKey(lv.boundary); lv.prevSame == 0 {
+			delete(s.open, key)
 		} else {
-			s.open[lv.boundary] = lv.prevSame
+			s.open[key] = lv.prevSame
 		}
 		s.nOpen--
 	}
@@ -97,21 +108,25 @@ type delimiter struct {
 }
 
 // match reports whether line (without its line ending) is a delimiter or
-// close delimiter line (RFC 2046 §5.1.1: "--" boundary, optional
-// trailing white space) of an open multipart. If two open multiparts
-// match, as "--a--" does for boundaries "a--" and "a", the innermost
-// wins.
+// close delimiter line (RFC 2046 §5.1.1: "--" boundary, optional "--" for
+// a close delimiter, optional trailing white space) of an open multipart.
+// The boundary is the one declared, trailing white space included. If
+// two open multiparts match, as "--a--" does for boundaries "a--" and
+// "a", the innermost wins; of open multiparts whose boundaries differ
+// only in trailing white space, only the innermost is tried.
 func (s *stack) match(line []byte) (delimiter, bool) {
 	if s.nOpen == 0 || len(line) < 3 || line[0] != '-' || line[1] != '-' {
 		return delimiter{}, false
 	}
-	b := trimRightWSP(line[2:])
+	rest := line[2:]
+	b := trimRightWSP(rest)
 	best, close := 0, false
-	if i, ok := s.open[string(b)]; ok {
+	if i, ok := s.open[string(b)]; ok && hasPrefix(rest, s.levels[i-1].boundary) {
 		best = i
 	}
 	if n := len(b); n > 2 && b[n-1] == '-' && b[n-2] == '-' {
-		if i, ok := s.open[string(b[:n-2])]; ok && i > best {
+		c := b[:n-2]
+		if i, ok := s.open[string(trimRightWSP(c))]; ok && i > best && string(c) == s.levels[i-1].boundary {
 			best, close = i, true
 		}
 	}
@@ -126,4 +141,9 @@ func trimRightWSP(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// hasPrefix reports whether b starts with p.
+func hasPrefix(b []byte, p string) bool {
+	return len(b) >= len(p) && string(b[:len(p)]) == p
 }

@@ -39,6 +39,7 @@ func TestMailCommand(t *testing.T) {
 		{"canonical", msg, []string{"-to", "canonical"}, 0, canonical, ""},
 		{"strict parsing refuses unquoted values", "Content-Type: text/plain; name=a@b.txt\r\n\r\nx", []string{"-strict-parsing"}, 1, "Content-Type: text/plain; name=a@b.txt\r\n\r\nx", "top: mapping"},
 		{"a problem", "Content-Type: text\r\n\r\nx", nil, 1, "Content-Type: text\r\n\r\nx", "cturi -mail: offset 0: mailhdr: top: mapping"},
+		{"a body left unexamined going to Content-Types", "Content-Type: multipart/mixed; boundary=\"b\r\n\r\n--b\r\nContent-Type: a:b\r\n\r\nx\r\n--b--\r\n", []string{"-to", "ct"}, 1, "Content-Type: multipart/mixed; boundary=\"b\r\n\r\n--b\r\nContent-Type: a:b\r\n\r\nx\r\n--b--\r\n", "top: mapping: Content-Type does not parse"},
 		{"bad direction", msg, []string{"-to", "auto"}, 2, "", "unknown target"},
 		{"two files", msg, []string{file, file}, 2, "", "at most one FILE"},
 		{"missing file", "", []string{filepath.Join(t.TempDir(), "none.eml")}, 1, "", "no such file"},

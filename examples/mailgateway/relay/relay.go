@@ -29,8 +29,10 @@ type Backend struct {
 	Options mailhdr.Options
 	// Deliver hands on each rewritten message.
 	Deliver Deliver
-	// Logf, if not nil, is told about each problem the rewrite reports;
-	// the message is delivered all the same, with the fields it could not
+	// Logf, if not nil, is told about each problem the rewrite reports
+	// (one line each, then the number of those past
+	// Options.MaxProblems or MaxReportBytes, which are only counted); the
+	// message is delivered all the same, with the fields it could not
 	// rewrite left as they were.
 	Logf func(format string, args ...any)
 }
@@ -74,6 +76,9 @@ func (s *session) Data(r io.Reader) error {
 		rep := rr.Report()
 		for i := range rep.Problems {
 			s.b.Logf("message from %s: %v", s.from, &rep.Problems[i])
+		}
+		if rep.Omitted > 0 {
+			s.b.Logf("message from %s: %d more problems not listed", s.from, rep.Omitted)
 		}
 	}
 	return nil

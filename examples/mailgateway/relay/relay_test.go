@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/cturi/cturi/mailhdr"
@@ -136,4 +137,51 @@ func TestDeliveryReplyCodes(t *testing.T) {
 	se, ok := errors.AsType[*smtp.SMTPError](err)
 	require.True(t, ok, "%v", err)
 	assert.Equal(t, 552, se.Code)
+}
+
+// TestLogOmittedProblems: Logf hears of every problem the rewrite
+// reports, those past Options.MaxProblems as a count.
+func TestLogOmittedProblems(t *testing.T) {
+	const bad = "Content-Type: multipart/mixed; boundary=b\r\n\r\n" +
+		"--b\r\nContent-Type: x\r\n\r\n\r\n--b\r\nContent-Type: y\r\n\r\n\r\n--b\r\nContent-Type: z\r\n\r\n\r\n--b--\r\n"
+	cases := []struct {
+		name        string
+		maxProblems int
+		want        []string
+	}{
+		{"all listed", 0, []string{
+			"message from a@example.com: mailhdr: 1: mapping",
+			"message from a@example.com: mailhdr: 2: mapping",
+			"message from a@example.com: mailhdr: 3: mapping",
+		}},
+		{"one listed", 1, []string{
+			"message from a@example.com: mailhdr: 1: mapping",
+			"message from a@example.com: 2 more problems not listed",
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var logged []string
+			addr := serve(t, &Backend{
+				Options: mailhdr.Options{MaxProblems: tc.maxProblems},
+				Deliver: WriterDeliver(io.Discard),
+				Logf: func(f string, a ...any) {
+					mu.Lock()
+					defer mu.Unlock()
+					logged = append(logged, fmt.Sprintf(f, a...))
+				},
+			})
+			c, err := smtp.Dial(addr)
+			require.NoError(t, err)
+			defer c.Close()
+			require.NoError(t, c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(bad)))
+			mu.Lock()
+			defer mu.Unlock()
+			require.Len(t, logged, len(tc.want))
+			for i, w := range tc.want {
+				assert.True(t, strings.HasPrefix(logged[i], w), "%q does not start with %q", logged[i], w)
+			}
+		})
+	}
 }

@@ -1,0 +1,120 @@
+package mailhdr
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/cturi/cturi/mapping"
+)
+
+// boundaryOf returns the boundary parameter of ct as Go's
+// mime.ParseMediaType, and so go-message, reads it: an RFC 2231 form wins
+// over boundary=. The forms are boundary*=charset'language'value
+// (percent-encoded; only the charsets us-ascii and utf-8 are read) and
+// the continuations boundary*0, boundary*1, ... joined in order up to the
+// first missing number, each one plain or, as boundary*N*, percent-encoded
+// (boundary*0* with the charset'language' prefix). Names are matched
+// ignoring case; of repeated names the first counts. An RFC 2231 form that
+// does not decode leaves boundary=.
+func boundaryOf(ct mapping.ContentType) (string, bool) {
+	const name = "boundary"
+	type part struct {
+		value   string
+		encoded bool // boundary*N*
+	}
+	var ext *string
+	var parts map[int]part
+	for i := range ct.Params {
+		p := &ct.Params[i]
+		if len(p.Name) <= len(name) || !strings.EqualFold(p.Name[:len(name)], name) || p.Name[len(name)] != '*' {
+			continue
+		}
+		rest := p.Name[len(name)+1:]
+		if rest == "" {
+			if ext == nil {
+				ext = &p.Value
+			}
+			continue
+		}
+		digits, enc := strings.CutSuffix(rest, "*")
+		n, err := strconv.Atoi(digits)
+		if err != nil || n < 0 || strconv.Itoa(n) != digits {
+			continue
+		}
+		if parts == nil {
+			parts = make(map[int]part)
+		}
+		if _, dup := parts[n]; !dup {
+			parts[n] = part{p.Value, enc}
+		}
+	}
+	if ext != nil {
+		if v, ok := decode2231(*ext); ok {
+			return v, true
+		}
+	} else if len(parts) > 0 {
+		var b strings.Builder
+		for n := 0; ; n++ {
+			p, ok := parts[n]
+			if !ok {
+				break
+			}
+			switch {
+			case !p.encoded:
+				b.WriteString(p.value)
+			case n == 0:
+				v, _ := decode2231(p.value)
+				b.WriteString(v)
+			default:
+				v, _ := unpercent(p.value)
+				b.WriteString(v)
+			}
+		}
+		if _, ok := parts[0]; ok {
+			return b.String(), true
+		}
+	}
+	return ct.Param(name)
+}
+
+// decode2231 decodes an RFC 2231 extended value, charset'language'value,
+// with the charset us-ascii or utf-8 (in any case).
+func decode2231(v string) (string, bool) {
+	charset, rest, ok := strings.Cut(v, "'")
+	if !ok {
+		return "", false
+	}
+	_, enc, ok := strings.Cut(rest, "'")
+	if !ok {
+		return "", false
+	}
+	if !strings.EqualFold(charset, "us-ascii") && !strings.EqualFold(charset, "utf-8") {
+		return "", false
+	}
+	return unpercent(enc)
+}
+
+// unpercent decodes each %HH of s; a '%' not followed by two hex digits
+// fails.
+func unpercent(s string) (string, bool) {
+	if !strings.Contains(s, "%") {
+		return s, true
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			b = append(b, s[i])
+			continue
+		}
+		if i+2 >= len(s) {
+			return "", false
+		}
+		v, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
+		if err != nil {
+			return "", false
+		}
+		b = append(b, byte(v))
+		i += 2
+	}
+	return string(b), true
+}

@@ -1,0 +1,71 @@
+package mailhdr
+
+import (
+	"mime"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestBoundaryRFC2231 reads boundaries in RFC 2231 form as Go's
+// mime.ParseMediaType (and so go-message) reads them, for values that it
+// reads at all.
+func TestBoundaryRFC2231(t *testing.T) {
+	cases := []struct {
+		name, ct string
+		boundary string
+		ok       bool
+	}{
+		{"plain", `multipart/mixed; boundary="a b"`, "a b", true},
+		{"continuations", `multipart/mixed; boundary*0="ab"; boundary*1="cd"`, "abcd", true},
+		{"continuations out of order", `multipart/mixed; boundary*1=cd; boundary*0=ab`, "abcd", true},
+		{"continuations up to a gap", `multipart/mixed; boundary*0=ab; boundary*2=ef`, "ab", true},
+		{"no first continuation", `multipart/mixed; boundary*1=cd; boundary=x`, "x", true},
+		{"encoded continuations", `multipart/mixed; boundary*0*=utf-8''a%20b; boundary*1*=%3Dc; boundary*2=%41`, "a b=c%41", true},
+		{"extended value", `multipart/mixed; boundary*=US-ASCII'en'a%27b`, "a'b", true},
+		{"extended value wins", `multipart/mixed; boundary=x; boundary*=utf-8''y`, "y", true},
+		{"extended value wins over continuations", `multipart/mixed; boundary*0=x; boundary*=utf-8''y`, "y", true},
+		{"name case", `multipart/mixed; BOUNDARY*0=ab; Boundary*1=cd`, "abcd", true},
+		{"unknown charset", `multipart/mixed; boundary=x; boundary*=latin1''y`, "x", true},
+		{"bad escape", `multipart/mixed; boundary=x; boundary*=utf-8''y%2`, "x", true},
+		{"no charset quotes", `multipart/mixed; boundary*=y`, "", false},
+		{"leading zero is not a number", `multipart/mixed; boundary*00=y`, "", false},
+		{"another name", `multipart/mixed; boundaryx*0=y`, "", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			info, err := structureOf(tc.ct)
+			require.NoError(t, err)
+			assert.Equal(t, tc.ok, info.hasBoundary)
+			assert.Equal(t, tc.boundary, info.boundary)
+			if _, params, err := mime.ParseMediaType(tc.ct); err == nil {
+				b, ok := params["boundary"]
+				assert.Equal(t, b, info.boundary, "mime.ParseMediaType")
+				assert.Equal(t, ok, info.hasBoundary, "mime.ParseMediaType")
+			}
+		})
+	}
+}
+
+// TestBoundaryRFC2231Message: the parts of a multipart whose boundary is
+// in RFC 2231 form are rewritten.
+func TestBoundaryRFC2231Message(t *testing.T) {
+	cases := []struct {
+		ct        string
+		rewritten int // the part's field, and the message's unless a URI label
+	}{
+		{`multipart/mixed; boundary*0="a"; boundary*1="b"`, 2},
+		{`multipart/mixed; boundary*=utf-8''a%62`, 2},
+		{`ContentType:multipart/mixed?boundary*0=%22a%22&boundary*1=%22b%22`, 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.ct, func(t *testing.T) {
+			in := "Content-Type: " + tc.ct + "\r\n\r\n--ab\r\nContent-Type: text/plain\r\n\r\nx\r\n--ab--\r\n"
+			_, rep := rewriteBytes(t, []byte(in), Options{})
+			assert.True(t, rep.OK(), "%v", rep.Err())
+			assert.Equal(t, 2, rep.Entities)
+			assert.Equal(t, tc.rewritten, rep.Rewritten)
+		})
+	}
+}
