@@ -10,11 +10,12 @@ import (
 	"github.com/cturi/cturi/mailhdr"
 )
 
-// runMail is "cturi -mail": it rewrites the Content-Type fields of one
-// message (package mailhdr) from FILE or standard input to standard
-// output, and reports what it could not rewrite on standard error.
+// runMail is "cturi mail" (or "cturi -mail"): it rewrites the
+// Content-Type fields of one message (package mailhdr) from FILE or
+// standard input to standard output, and reports what it could not
+// rewrite on standard error.
 func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("cturi -mail", flag.ContinueOnError)
+	fs := flag.NewFlagSet("cturi mail", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	to := fs.String("to", "uri", "rewrite Content-Types to: uri (URI labels), ct (Content-Types) or canonical")
 	strictURI := fs.Bool("strict-uri", false, "write query-value delimiters as %22 (strict RFC 3986 URIs)")
@@ -37,7 +38,7 @@ func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err == nil {
 			err = errors.New("at most one FILE")
 		}
-		fmt.Fprintf(stderr, "cturi -mail: %v\n", err)
+		fmt.Fprintf(stderr, "cturi mail: %v\n", err)
 		mailUsage(stderr, fs)
 		return exitUsage
 	}
@@ -45,7 +46,7 @@ func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if fs.NArg() == 1 && fs.Arg(0) != "-" {
 		f, err := os.Open(fs.Arg(0))
 		if err != nil {
-			fmt.Fprintf(stderr, "cturi -mail: %v\n", err)
+			fmt.Fprintf(stderr, "cturi mail: %v\n", err)
 			return exitFailed
 		}
 		defer f.Close()
@@ -54,13 +55,13 @@ func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts := mailhdr.Options{To: target, StrictURI: *strictURI, StrictParsing: *strictParsing, NoControlled: *noControlled}
 	rep, err := mailhdr.Rewrite(stdout, in, opts)
 	for i := range rep.Problems {
-		fmt.Fprintf(stderr, "cturi -mail: offset %d: %v\n", rep.Problems[i].Offset, &rep.Problems[i])
+		fmt.Fprintf(stderr, "cturi mail: offset %d: %v\n", rep.Problems[i].Offset, &rep.Problems[i])
 	}
 	if rep.Omitted > 0 {
-		fmt.Fprintf(stderr, "cturi -mail: %d more problems not listed\n", rep.Omitted)
+		fmt.Fprintf(stderr, "cturi mail: %d more problems not listed\n", rep.Omitted)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "cturi -mail: %v\n", err)
+		fmt.Fprintf(stderr, "cturi mail: %v\n", err)
 		return exitFailed
 	}
 	if !rep.OK() {
@@ -70,7 +71,7 @@ func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func mailUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprint(w, `Usage: cturi -mail [-to uri|ct|canonical] [-strict-uri] [-strict-parsing] [-no-controlled] [FILE]
+	fmt.Fprint(w, `Usage: cturi mail [-to uri|ct|canonical] [-strict-uri] [-strict-parsing] [-no-controlled] [FILE]
 
 Reads one MIME message from FILE (standard input when FILE is absent or
 "-") and writes it to standard output with every Content-Type field, of
@@ -82,7 +83,7 @@ line each, with its byte offset, part path and kind.
 
 Exit status: 0 if nothing was left unrewritten, 1 if something was (the
 message is still written in full) or on an I/O error, 2 for a usage
-error.
+error. cturi -mail [...] is the same command.
 
 Flags:
 `)
@@ -91,7 +92,7 @@ Flags:
 	fmt.Fprint(w, `
 Example:
 
-  $ printf 'Content-Type: text/plain; charset=us-ascii\r\n\r\nhi\r\n' | cturi -mail
+  $ printf 'Content-Type: text/plain; charset=us-ascii\r\n\r\nhi\r\n' | cturi mail
   Content-Type: ContentType:text/plain?charset="us-ascii"
 
   hi

@@ -14,7 +14,7 @@ import (
 func runMailCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errs bytes.Buffer
-	code = run(append([]string{"-mail"}, args...), strings.NewReader(stdin), &out, &errs)
+	code = run(append([]string{"mail"}, args...), strings.NewReader(stdin), &out, &errs)
 	return code, out.String(), errs.String()
 }
 
@@ -38,7 +38,7 @@ func TestMailCommand(t *testing.T) {
 		{"back from a file", "", []string{"-to", "ct", file}, 0, canonical, ""},
 		{"canonical", msg, []string{"-to", "canonical"}, 0, canonical, ""},
 		{"strict parsing refuses unquoted values", "Content-Type: text/plain; name=a@b.txt\r\n\r\nx", []string{"-strict-parsing"}, 1, "Content-Type: text/plain; name=a@b.txt\r\n\r\nx", "top: mapping"},
-		{"a problem", "Content-Type: text\r\n\r\nx", nil, 1, "Content-Type: text\r\n\r\nx", "cturi -mail: offset 0: mailhdr: top: mapping"},
+		{"a problem", "Content-Type: text\r\n\r\nx", nil, 1, "Content-Type: text\r\n\r\nx", "cturi mail: offset 0: mailhdr: top: mapping"},
 		{"a body left unexamined going to Content-Types", "Content-Type: multipart/mixed; boundary=\"b\r\n\r\n--b\r\nContent-Type: a:b\r\n\r\nx\r\n--b--\r\n", []string{"-to", "ct"}, 1, "Content-Type: multipart/mixed; boundary=\"b\r\n\r\n--b\r\nContent-Type: a:b\r\n\r\nx\r\n--b--\r\n", "top: mapping: Content-Type does not parse"},
 		{"bad direction", msg, []string{"-to", "auto"}, 2, "", "unknown target"},
 		{"two files", msg, []string{file, file}, 2, "", "at most one FILE"},
@@ -62,12 +62,38 @@ func TestMailCommand(t *testing.T) {
 func TestMailHelp(t *testing.T) {
 	code, stdout, stderr := runMailCmd(t, "", "-h")
 	assert.Equal(t, 0, code)
-	assert.Contains(t, stdout, "Usage: cturi -mail")
+	assert.Contains(t, stdout, "Usage: cturi mail")
 	assert.Contains(t, stdout, "-to string")
 	assert.Empty(t, stderr)
 
 	// The main usage names the mode.
 	var out bytes.Buffer
 	assert.Equal(t, 0, run([]string{"-h"}, strings.NewReader(""), &out, &out))
-	assert.Contains(t, out.String(), "cturi -mail [-to uri|ct|canonical]")
+	assert.Contains(t, out.String(), "cturi mail [-to uri|ct|canonical]")
+}
+
+// TestMailCommandSpellings: the first argument mail, or -mail in any form
+// a bool flag takes, selects the mail command; elsewhere, or after --, the
+// word is a value to map, and never maps.
+func TestMailCommandSpellings(t *testing.T) {
+	const msg = "Content-Type: text/plain\r\n\r\nx"
+	const rewritten = "Content-Type: ContentType:text/plain\r\n\r\nx"
+	for _, first := range []string{"mail", "-mail", "--mail", "-mail=true"} {
+		t.Run(first, func(t *testing.T) {
+			var out, errs bytes.Buffer
+			code := run([]string{first, "-to", "uri"}, strings.NewReader(msg), &out, &errs)
+			assert.Equal(t, exitOK, code)
+			assert.Equal(t, rewritten, out.String())
+			assert.Empty(t, errs.String())
+		})
+	}
+	for _, args := range [][]string{{"--", "mail"}, {"-json=false", "mail"}, {"image/png", "mail"}, {"-to", "ct", "mail"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			var out, errs bytes.Buffer
+			code := run(args, strings.NewReader(msg), &out, &errs)
+			assert.Equal(t, exitFailed, code)
+			assert.Regexp(t, `ERROR:(syntax|relative-uri)\n$`, out.String())
+			assert.Contains(t, errs.String(), `"mail"`)
+		})
+	}
 }

@@ -4,13 +4,13 @@
 // Usage:
 //
 //	cturi [-to uri|ct|auto] [-strict-uri] [-lenient] [-json] [VALUE...]
-//	cturi -mail [-to uri|ct|canonical] [...] [FILE]
+//	cturi mail [-to uri|ct|canonical] [...] [FILE]
 //
 // Each VALUE, or each line of standard input when there is none, is mapped
 // and printed on one line of standard output: the mapped value, or
-// ERROR:<kind> with the SPEC error kind. With -mail as its first argument
-// it rewrites the Content-Type fields of a MIME message instead. Run
-// cturi -h for the details.
+// ERROR:<kind> with the SPEC error kind. With mail (or -mail) as its first
+// argument it rewrites the Content-Type fields of a MIME message instead.
+// Run cturi -h for the details.
 package main
 
 import (
@@ -38,9 +38,11 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	// A flag rather than a subcommand word, so that every VALUE, "mail"
-	// included, is mapped as the command's contract says.
-	if len(args) > 0 && mailFlag(args[0]) {
+	// The word mail never maps (it is neither a Content-Type nor a URI:
+	// ERROR:syntax, or relative-uri with -to ct), so as the first argument
+	// it can name the mail command and no script loses a mapping by it;
+	// "cturi -- mail" still maps the word. -mail is the same command.
+	if len(args) > 0 && (args[0] == "mail" || mailFlag(args[0])) {
 		return runMail(args[1:], stdin, stdout, stderr)
 	}
 	fs := flag.NewFlagSet("cturi", flag.ContinueOnError)
@@ -49,7 +51,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	strict := fs.Bool("strict-uri", false, "write query-value delimiters as %22 (strict RFC 3986 URIs)")
 	lenient := fs.Bool("lenient", false, "accept unquoted parameter values as mail software writes them")
 	asJSON := fs.Bool("json", false, "print one JSON object per value")
-	mail := fs.Bool("mail", false, "as the first argument: rewrite the Content-Type fields of a mail message instead (cturi -mail -h)")
+	mail := fs.Bool("mail", false, "as the first argument: the same as cturi mail (cturi mail -h)")
 	fs.Usage = func() {} // printed below: to stdout for -h, else to stderr
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -174,7 +176,7 @@ func mailFlag(arg string) bool {
 
 func usage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprint(w, `Usage: cturi [-to uri|ct|auto] [-strict-uri] [-lenient] [-json] [VALUE...]
-       cturi -mail [-to uri|ct|canonical] [...] [FILE]
+       cturi mail [-to uri|ct|canonical] [...] [FILE]
 
 Maps MIME Content-Types to URIs and URIs to Content-Types
 (draft-eastlake-cturi, as the cturi SPEC resolves it).
@@ -192,9 +194,10 @@ Output is buffered, but each answer is written before cturi waits for more
 input, so a program can feed it one line at a time, and before the message
 of a later failure, so that with 2>&1 each message precedes its ERROR line.
 
-Put -- before a VALUE that starts with '-': cturi -- -x/y. With -mail as
-the first argument, cturi rewrites the Content-Type fields of a MIME
-message instead: run cturi -mail -h for that.
+Put -- before a VALUE that starts with '-': cturi -- -x/y. With mail (or
+-mail) as the first argument, cturi rewrites the Content-Type fields of a
+MIME message instead: run cturi mail -h for that. The word mail never maps
+as a value; cturi -- mail maps it all the same (ERROR:syntax).
 
 Exit status: 0 if every value mapped, 1 if any failed, 2 for a usage error.
 

@@ -42,7 +42,7 @@ func TestCLI(t *testing.T) {
 		{"a final CR without LF is a line ending too", nil, "image/JPEG\r", "ContentType:image/jpeg\n", "", exitOK},
 		{"a lone CR is an empty value", nil, "\r", "ERROR:syntax\n", `line 1: ""`, exitFailed},
 		{"a CR inside a value stays", nil, "image/JPEG\rx\n", "ERROR:ctl\n", "0x0D", exitFailed},
-		{"the word mail is a value", []string{"mail"}, "", "ERROR:syntax\n", `"mail"`, exitFailed},
+		{"the word mail after -- is a value", []string{"--", "mail"}, "", "ERROR:syntax\n", `"mail"`, exitFailed},
 		{"mail on standard input", nil, "mail\n", "ERROR:syntax\n", `line 1: "mail"`, exitFailed},
 		{"a value starting with '-', after --", []string{"--", "-x/y"}, "", "ContentType:-x/y\n", "", exitOK},
 		{"-mail after the first argument", []string{"-json", "-mail"}, "", "", "-mail must be the first argument", exitUsage},
