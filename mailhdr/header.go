@@ -194,9 +194,9 @@ func (s *scanner) flushField() {
 		if !s.h.cteSeen {
 			var v []byte
 			if i := bytes.IndexByte(s.field, ':'); i >= 0 {
-				v = trimWSP(unfold(nil, s.field[i+1:], false))
+				v = unfold(nil, s.field[i+1:], false)
 			}
-			s.h.cteSeen, s.h.cte = true, strings.ToLower(string(v))
+			s.h.cteSeen, s.h.cte = true, mechanism(v)
 		}
 	}
 	s.field = s.field[:0]

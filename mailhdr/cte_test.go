@@ -1,0 +1,54 @@
+package mailhdr
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestMechanism(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"7bit", "7bit"},
+		{"  8BIT \t", "8bit"},
+		{"7bit (plain text)", "7bit"},
+		{"(comment) Binary", "binary"},
+		{"7bit(a (nested) comment)", "7bit"},
+		{`8bit (a \) in a comment)`, "8bit"},
+		{"", ""},
+		{"(only a comment)", "(only a comment)"},
+		{"7bit x", "7bit x"},
+		{"7bit (unclosed", "7bit (unclosed"},
+		{"7b(split)it", "7b(split)it"},
+		{"base64 (binary)", "base64"},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			assert.Equal(t, tc.want, mechanism([]byte(tc.in)))
+		})
+	}
+}
+
+// TestMessageWithCommentedEncoding: a message/rfc822 part whose
+// Content-Transfer-Encoding carries a comment is still read as the
+// identity encoding it names, and its header rewritten; an encoding that
+// a comment cannot make an identity one still passes through.
+func TestMessageWithCommentedEncoding(t *testing.T) {
+	for _, tc := range []struct {
+		cte       string
+		rewritten int
+	}{
+		{"7bit (no encoding)", 2},
+		{"(none) 8BIT", 2},
+		{"base64 (7bit)", 1},
+		{"7bit 8bit", 1},
+	} {
+		t.Run(tc.cte, func(t *testing.T) {
+			in := "Content-Type: message/rfc822\r\nContent-Transfer-Encoding: " + tc.cte + "\r\n\r\n" +
+				"Content-Type: text/plain\r\n\r\nhi\r\n"
+			out, rep := rewriteBytes(t, []byte(in), Options{})
+			require.Empty(t, rep.Problems)
+			assert.Equal(t, tc.rewritten, rep.Rewritten)
+			assert.Contains(t, string(out), "Content-Transfer-Encoding: "+tc.cte+"\r\n", "the field itself is copied")
+		})
+	}
+}
