@@ -49,6 +49,17 @@
 // Every call is linear in its input; wrapping is unwrapped at most
 // MaxCollapseDepth layers deep.
 //
+// # Beyond SPEC
+//
+// A hierarchical URI's authority must be well formed (RFC 3986 §3.2), in
+// both directions, else KindInvalidURI: a port of digits only, '[' and ']'
+// only around an IPv6 literal (IPvFuture is refused, as net/url refuses
+// it), and percent-encoding in a host only for octets 0x80 and above (the
+// UTF-8 of non-ASCII text; %41 is refused). SPEC U7 checks the body's
+// characters only; without this, a://:x would map to a URI that net/url
+// refuses. In a decoded parameter name a control character anywhere is
+// KindCTL, even when another non-token octet comes before it.
+//
 // # Errors
 //
 // Every error is an *Error carrying a Kind (the twelve kinds of SPEC

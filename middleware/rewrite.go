@@ -11,8 +11,9 @@ import (
 // expect. It panics if opts holds an invalid Mode, Policy or scheme name.
 //
 // Put it before anything that reads the request's Content-Type or body
-// (gorilla's ContentTypeHandler, body parsers) and inside logging and
-// compression; the README has the full order.
+// (gorilla's ContentTypeHandler, body parsers), inside logging and
+// recovery, and outside compression, so that the Content-Type a compressing
+// handler sniffs is mapped too; the README has the full order.
 func Rewrite(opts Options) func(http.Handler) http.Handler {
 	rw := newRewriter(opts)
 	return func(next http.Handler) http.Handler {
