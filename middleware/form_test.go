@@ -56,6 +56,18 @@ func TestFormDecoding(t *testing.T) {
 			w := httptest.NewRecorder()
 			Rewrite(tt.opts)(http.HandlerFunc(func(w http.ResponseWriter, r2 *http.Request) {
 				ran = true
+				// A form passed through undecoded says why; one decoded
+				// (or not to be decoded) carries no error.
+				l, ok := RequestLabels(r2)
+				if strings.Contains(tt.name, "passed through") {
+					assert.True(t, ok)
+					assert.Equal(t, Labels{Original: tt.label, Mapped: tt.label, Err: l.Err}, l)
+					var e *Error
+					require.ErrorAs(t, l.Err, &e)
+					assert.True(t, strings.HasPrefix(e.Kind(), "form-"), e.Kind())
+				} else {
+					assert.NoError(t, l.Err)
+				}
 				if tt.postForm == nil {
 					assert.Nil(t, r2.PostForm, "not decoded before ParseForm")
 				} else {
@@ -143,6 +155,9 @@ func TestFormBodyUnreadable(t *testing.T) {
 				http.HandlerFunc(func(w http.ResponseWriter, r2 *http.Request) {
 					ran = true
 					assert.Nil(t, r2.PostForm)
+					l, ok := RequestLabels(r2)
+					assert.True(t, ok)
+					assert.ErrorIs(t, l.Err, ErrFormUnreadable)
 					body, err := io.ReadAll(r2.Body)
 					assert.Equal(t, "k=v&", string(body))
 					assert.ErrorIs(t, err, broken)

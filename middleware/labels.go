@@ -12,16 +12,18 @@ type Labels struct {
 	// Mapped is the value the handler sees; it equals Original when the
 	// label was not changed.
 	Mapped string
-	// Err is the *Error that kept the label from being mapped, when the
-	// policy is PassThrough; nil otherwise.
+	// Err is the *Error that kept the label from being mapped, or the
+	// form body from being decoded (Options.DecodeForms; its Kind starts
+	// with "form-"), when the policy is PassThrough; nil otherwise.
 	Err error
 }
 
 // RequestLabels returns the original and mapped Content-Type label of a
 // request that passed through Rewrite. ok is true when the middleware
-// changed the label or could not map it (Labels.Err); when it left the
-// label as it was, or r did not pass through it, ok is false and both
-// labels are r's Content-Type field as it stands.
+// changed the label, or could not map it or decode its form body
+// (Labels.Err); when it left the label as it was, or r did not pass
+// through it, ok is false and both labels are r's Content-Type field as
+// it stands.
 func RequestLabels(r *http.Request) (l Labels, ok bool) {
 	if l, ok := LabelsFromContext(r.Context()); ok {
 		return l, true

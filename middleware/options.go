@@ -114,8 +114,9 @@ type Options struct {
 	// handling itself. ParseForm, FormValue and PostFormValue then work as
 	// usual, and the body stays readable. A body that does not decode or
 	// cannot be read is answered 400 (413 if too large), or, with
-	// PassThrough, handed on undecoded: the handler reads the octets the
-	// middleware read, then the rest, or the read error again.
+	// PassThrough, handed on undecoded, with the error in RequestLabels:
+	// the handler reads the octets the middleware read, then the rest, or
+	// the read error again.
 	DecodeForms bool
 	// MaxFormBytes bounds the form bodies DecodeForms reads; zero or a
 	// negative value means DefaultMaxFormBytes (10 MiB, net/http's limit

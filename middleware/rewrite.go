@@ -67,6 +67,10 @@ func (rw *rewriter) rewriteRequest(w http.ResponseWriter, r *http.Request) *http
 			reject(w, e)
 			return nil
 		}
+		// Passed through undecoded: the handler learns why from
+		// RequestLabels, as for a label that does not map, instead of
+		// seeing a form that merely looks empty.
+		r2 = withLabels(r2, Labels{Original: r.Header["Content-Type"][0], Mapped: label, Err: e})
 	}
 	return r2
 }
