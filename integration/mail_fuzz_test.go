@@ -27,6 +27,10 @@ func FuzzMailRewrite(f *testing.F) {
 	f.Add([]byte("Content-Type:" + pad + "TEXT/plain; charset=us-ascii\r\n\r\nx"))
 	f.Add([]byte("Content-Type:" + pad[:75] + "application/uri.a%3Ab\r\n\r\nx"))
 	f.Add([]byte("Content-Type: ContentType:text/plain?name=%22a b%22\r\n\r\nx"))
+	// Boundaries in RFC 2231 form, and one declared with trailing white
+	// space.
+	f.Add([]byte("Content-Type: multipart/mixed; boundary*0=\"a\"; boundary*1*=%62\r\n\r\n--ab\r\nContent-Type: text/plain\r\n\r\nx\r\n--ab--\r\n"))
+	f.Add([]byte("Content-Type: multipart/mixed; boundary*=utf-8''a%20\n\n--a \nContent-Type: image/png\n\n--a --\n"))
 	opts := mailhdr.Options{MaxDepth: 20, MaxHeaderBytes: 4096, MaxFieldBytes: 1024}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		var uri, back bytes.Buffer

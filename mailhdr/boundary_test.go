@@ -69,3 +69,33 @@ func TestBoundaryRFC2231Message(t *testing.T) {
 		})
 	}
 }
+
+// FuzzBoundaryOf: wherever Go's mime.ParseMediaType (which go-message
+// uses to find a multipart's parts) reads a Content-Type, the scanner
+// reads the same boundary from it, or none when it has none.
+func FuzzBoundaryOf(f *testing.F) {
+	for _, s := range []string{
+		`multipart/mixed; boundary="a b"`,
+		`multipart/mixed; boundary*0="ab"; boundary*1*=%3Dc; boundary*2=%41`,
+		`multipart/mixed; boundary*0*=utf-8''a%20b; boundary*1=cd`,
+		`multipart/mixed; boundary=x; boundary*=utf-8''y`,
+		`multipart/mixed; BOUNDARY*=US-ASCII'en'a%27b`,
+		`multipart/mixed; boundary*1=cd; boundary=x`,
+		`text/plain`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, ct string) {
+		_, params, err := mime.ParseMediaType(ct)
+		if err != nil {
+			return
+		}
+		info, err := structureOf(ct)
+		if err != nil {
+			return // mapping's grammar is stricter in places (SPEC C)
+		}
+		want, ok := params["boundary"]
+		assert.Equal(t, ok, info.hasBoundary, "hasBoundary")
+		assert.Equal(t, want, info.boundary, "boundary")
+	})
+}
