@@ -1,6 +1,7 @@
 package mailhdr
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -51,4 +52,22 @@ func TestMessageWithCommentedEncoding(t *testing.T) {
 			assert.Contains(t, string(out), "Content-Transfer-Encoding: "+tc.cte+"\r\n", "the field itself is copied")
 		})
 	}
+}
+
+// FuzzMechanism: reading a mechanism is idempotent and its result is lower
+// case without white space at either end; white space and a comment
+// around any value read as one token read as that token.
+func FuzzMechanism(f *testing.F) {
+	for _, s := range []string{"7bit", " 8BIT (c) ", `(a \) b) binary`, "7bit x", "(", ")", "a(b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		m := mechanism([]byte(v))
+		require.Equal(t, m, mechanism([]byte(m)), "idempotent")
+		require.Equal(t, strings.ToLower(m), m)
+		require.Equal(t, string(trimWSP([]byte(m))), m)
+		if m != "" && !strings.ContainsAny(m, " \t()\\") {
+			require.Equal(t, m, mechanism([]byte(" \t"+v+" (comment)\t")), "around %q", v)
+		}
+	})
 }
