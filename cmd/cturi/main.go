@@ -202,7 +202,9 @@ Put -- before a VALUE that starts with '-': cturi -- -x/y. With mail (or
 MIME message instead: run cturi mail -h for that. The word mail never maps
 as a value; cturi -- mail maps it all the same (ERROR:syntax).
 
-Exit status: 0 if every value mapped, 1 if any failed, 2 for a usage error.
+Exit status: 0 if every value mapped, 1 if any failed or on an I/O error
+(cturi stops at the first error writing standard output), 2 for a usage
+error.
 
 Flags:
 `)

@@ -133,7 +133,8 @@ func TestHelpExamples(t *testing.T) {
 	help, errs, code := runCLI(t, "", "-h")
 	assert.Equal(t, exitOK, code)
 	assert.Empty(t, errs)
-	for _, want := range []string{"-to", "-strict-uri", "-lenient", "-json", "Exit status", "ERROR:<kind>"} {
+	for _, want := range []string{"-to", "-strict-uri", "-lenient", "-json", "ERROR:<kind>",
+		"Exit status: 0 if every value mapped, 1 if any failed or on an I/O error\n(cturi stops at the first error writing standard output)"} {
 		assert.Contains(t, help, want)
 	}
 	re := regexp.MustCompile(`(?m)^  \$ cturi '([^']*)'\n  (.*)$`)
