@@ -13,8 +13,9 @@ import (
 // (percent-encoded; only the charsets us-ascii and utf-8 are read) and
 // the continuations boundary*0, boundary*1, ... joined in order up to the
 // first missing number, each one plain or, as boundary*N*, percent-encoded
-// (boundary*0* with the charset'language' prefix). Names are matched
-// ignoring case; of repeated names the first counts. An RFC 2231 form that
+// (boundary*0* with the charset'language' prefix), the plain one when a
+// number has both. Names are matched ignoring case; of repeated names the
+// first counts. An RFC 2231 form that
 // does not decode leaves boundary=.
 func boundaryOf(ct mapping.ContentType) (string, bool) {
 	const name = "boundary"
@@ -44,7 +45,9 @@ func boundaryOf(ct mapping.ContentType) (string, bool) {
 		if parts == nil {
 			parts = make(map[int]part)
 		}
-		if _, dup := parts[n]; !dup {
+		// As mime.ParseMediaType: a plain boundary*N wins over a
+		// boundary*N*, wherever each stands.
+		if q, dup := parts[n]; !dup || q.encoded && !enc {
 			parts[n] = part{p.Value, enc}
 		}
 	}

@@ -1,5 +1,7 @@
 package mailhdr
 
+import "strings"
+
 // level is one open container on the scanner's stack: a multipart whose
 // delimiters end its parts, or a message/rfc822 or message/global part
 // whose body is the encapsulated message.
@@ -35,9 +37,10 @@ type stack struct {
 	nOpen  int            // open multiparts
 }
 
-// boundaryKey returns the key a boundary is indexed by.
+// boundaryKey returns the key a boundary is indexed by: a substring of
+// it, so that pushing and popping a multipart allocate nothing.
 func boundaryKey(boundary string) string {
-	return string(trimRightWSP([]byte(boundary)))
+	return strings.TrimRight(boundary, " \t")
 }
 
 func (s *stack) depth() int { return len(s.levels) }

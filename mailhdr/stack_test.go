@@ -36,3 +36,17 @@ func TestBoundaryWithTrailingWhiteSpace(t *testing.T) {
 		})
 	}
 }
+
+// TestStackPushPopAllocations: opening and closing a multipart costs no
+// allocation once the stack has room, whatever the boundary's trailing
+// white space (its key is a substring of it).
+func TestStackPushPopAllocations(t *testing.T) {
+	var s stack
+	s.pushMultipart("warm", false, 0)
+	for _, b := range []string{"----=_Part_0_1", "b \t"} {
+		assert.Zero(t, testing.AllocsPerRun(100, func() {
+			s.pushMultipart(b, false, 0)
+			s.pop()
+		}), "%q", b)
+	}
+}

@@ -220,3 +220,36 @@ func TestFormBodyCutShort(t *testing.T) {
 		})
 	}
 }
+
+// A label that does not map, passed through, whose form body does not
+// decode either: RequestLabels keeps both errors, the label's first.
+func TestFormErrorKeepsTheLabelError(t *testing.T) {
+	for _, mode := range []Mode{ToURI, Canonical} {
+		t.Run(mode.String(), func(t *testing.T) {
+			const label = "application/www-form-urlencoded; x"
+			r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader("k=%FF"))
+			r.Header.Set("Content-Type", label)
+			var ran bool
+			Rewrite(Options{Request: mode, DecodeForms: true, Unmappable: PassThrough})(http.HandlerFunc(func(w http.ResponseWriter, r2 *http.Request) {
+				ran = true
+				l, ok := RequestLabels(r2)
+				require.True(t, ok)
+				assert.Equal(t, label, l.Original)
+				assert.Equal(t, label, l.Mapped)
+				joined, isJoined := l.Err.(interface{ Unwrap() []error })
+				require.True(t, isJoined, "%v", l.Err)
+				var kinds []string
+				for _, err := range joined.Unwrap() {
+					var e *Error
+					require.ErrorAs(t, err, &e)
+					kinds = append(kinds, e.Kind())
+				}
+				assert.Equal(t, []string{"syntax", "form-bad-utf8"}, kinds)
+				var first *Error
+				require.ErrorAs(t, l.Err, &first)
+				assert.Equal(t, "syntax", first.Kind())
+			})).ServeHTTP(httptest.NewRecorder(), r)
+			require.True(t, ran)
+		})
+	}
+}

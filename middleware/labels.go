@@ -14,7 +14,10 @@ type Labels struct {
 	Mapped string
 	// Err is the *Error that kept the label from being mapped, or the
 	// form body from being decoded (Options.DecodeForms; its Kind starts
-	// with "form-"), when the policy is PassThrough; nil otherwise.
+	// with "form-"), when the policy is PassThrough; nil otherwise. A
+	// label that does not map and whose form body does not decode either
+	// gives both, joined (errors.Join), the label's first, so errors.As
+	// finds it.
 	Err error
 }
 

@@ -1,6 +1,7 @@
 package middleware
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 )
@@ -58,7 +59,8 @@ func (rw *rewriter) rewriteRequest(w http.ResponseWriter, r *http.Request) *http
 	if r2 == nil || !rw.wantsForm(r2, label) {
 		return r2
 	}
-	if r2 == r {
+	labelled := r2 != r // r2's context holds this middleware's Labels
+	if !labelled {
 		r2 = r.WithContext(r.Context()) // PostForm and Body go into a copy
 	}
 	if err := rw.decodeForm(r2); err != nil {
@@ -69,8 +71,13 @@ func (rw *rewriter) rewriteRequest(w http.ResponseWriter, r *http.Request) *http
 		}
 		// Passed through undecoded: the handler learns why from
 		// RequestLabels, as for a label that does not map, instead of
-		// seeing a form that merely looks empty.
-		r2 = withLabels(r2, Labels{Original: r.Header["Content-Type"][0], Mapped: label, Err: e})
+		// seeing a form that merely looks empty. A label that did not
+		// map either keeps its error, first.
+		l := Labels{Original: r.Header["Content-Type"][0], Mapped: label, Err: e}
+		if prev, _ := LabelsFromContext(r2.Context()); labelled && prev.Err != nil {
+			l.Err = errors.Join(prev.Err, e)
+		}
+		r2 = withLabels(r2, l)
 	}
 	return r2
 }

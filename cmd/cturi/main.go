@@ -81,7 +81,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				break
 			}
 		}
-	} else if err := eachLine(stdin, out.Flush, func(n int, line string, tooLong bool) error {
+	} else if err := eachLine(stdin, func() error { werr = out.Flush(); return werr }, func(n int, line string, tooLong bool) error {
 		where := fmt.Sprintf("line %d: ", n)
 		if tooLong {
 			werr = w.write(m.tooLong(line), where)
@@ -113,7 +113,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // Before each read that may wait for input (no whole line is buffered),
 // eachLine calls flush: a program that feeds cturi a line at a time gets
 // each answer at once, and a large input is still answered in large
-// blocks. A flush error is left to the caller to report.
+// blocks. A flush error stops eachLine, which returns it: a program
+// waiting for that answer before it writes more would wait for ever.
 func eachLine(r io.Reader, flush func() error, fn func(n int, line string, tooLong bool) error) error {
 	// The buffer may hold a value of maxLineSize octets and its CR LF.
 	const maxBuffered = maxLineSize + 2
@@ -122,7 +123,9 @@ func eachLine(r io.Reader, flush func() error, fn func(n int, line string, tooLo
 	for n := 1; ; n++ {
 		// The scan stops at the next line's end, so it adds one pass.
 		if b, _ := br.Peek(br.Buffered()); bytes.IndexByte(b, '\n') < 0 {
-			_ = flush()
+			if err := flush(); err != nil {
+				return err
+			}
 		}
 		chunk, err := br.ReadSlice('\n')
 		tooLong := false
@@ -199,7 +202,9 @@ Put -- before a VALUE that starts with '-': cturi -- -x/y. With mail (or
 MIME message instead: run cturi mail -h for that. The word mail never maps
 as a value; cturi -- mail maps it all the same (ERROR:syntax).
 
-Exit status: 0 if every value mapped, 1 if any failed, 2 for a usage error.
+Exit status: 0 if every value mapped, 1 if any failed or on an I/O error
+(cturi stops at the first error writing standard output), 2 for a usage
+error.
 
 Flags:
 `)

@@ -133,7 +133,8 @@ func TestHelpExamples(t *testing.T) {
 	help, errs, code := runCLI(t, "", "-h")
 	assert.Equal(t, exitOK, code)
 	assert.Empty(t, errs)
-	for _, want := range []string{"-to", "-strict-uri", "-lenient", "-json", "Exit status", "ERROR:<kind>"} {
+	for _, want := range []string{"-to", "-strict-uri", "-lenient", "-json", "ERROR:<kind>",
+		"Exit status: 0 if every value mapped, 1 if any failed or on an I/O error\n(cturi stops at the first error writing standard output)"} {
 		assert.Contains(t, help, want)
 	}
 	re := regexp.MustCompile(`(?m)^  \$ cturi '([^']*)'\n  (.*)$`)
@@ -355,4 +356,31 @@ func TestMessagesInOrder(t *testing.T) {
 			assert.Equal(t, tt.want, both.String())
 		})
 	}
+}
+
+// conversation gives one line, then records any further read: a program
+// that waits for each answer before it writes the next line.
+type conversation struct{ reads int }
+
+func (c *conversation) Read(p []byte) (int, error) {
+	c.reads++
+	if c.reads == 1 {
+		return copy(p, "image/png\n"), nil
+	}
+	return 0, io.EOF
+}
+
+// TestStopsWhenFlushBeforeWaitingFails: when the answers so far cannot be
+// written before cturi would wait for more input, it stops there, rather
+// than wait for a line its writer may be holding back until it has that
+// answer.
+func TestStopsWhenFlushBeforeWaitingFails(t *testing.T) {
+	in := &conversation{}
+	out := &failingWriter{}
+	var errs bytes.Buffer
+	code := run(nil, in, out, &errs)
+	assert.Equal(t, exitFailed, code)
+	assert.Equal(t, 1, in.reads, "read on after the output failed")
+	assert.Equal(t, 1, out.writes, "nothing is written after the first failure")
+	assert.Equal(t, "cturi: writing standard output: no space left on device\n", errs.String())
 }
