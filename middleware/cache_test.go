@@ -271,3 +271,49 @@ func TestCacheBoundedUnderDistinctLabels(t *testing.T) {
 	// would take over 8 MB. The cache's own worst case is under 100 KB.
 	assert.Less(t, int64(after)-int64(before), int64(1<<20), "heap grew from %d to %d", before, after)
 }
+
+// Two labels whose first slots collide are both kept (the second goes to
+// its other slot while that is free), so that they do not keep evicting
+// each other: each is served from the cache after its two misses.
+func TestCacheKeepsLabelsSharingASlot(t *testing.T) {
+	for _, m := range []Mode{ToContentType, ToURI, Canonical} {
+		t.Run(m.String(), func(t *testing.T) {
+			rw := newRewriter(Options{})
+			c := &rw.caches[m]
+			label := func(n int) string {
+				if m == ToContentType {
+					return fmt.Sprintf("http://example.com/tag%d", n)
+				}
+				return fmt.Sprintf("text/x-%d", n)
+			}
+			a := label(0)
+			ai, _ := slots(c.hash(a))
+			// b shares a's first slot; its second slot differs unless no
+			// label's does (the two choices would then be one).
+			b, bSame := "", ""
+			for n := 1; b == "" && n < 100000; n++ {
+				switch i, j := slots(c.hash(label(n))); {
+				case i == ai && j != ai:
+					b = label(n)
+				case i == ai && bSame == "":
+					bSame = label(n)
+				}
+			}
+			if b == "" {
+				b = bSame
+			}
+			require.NotEmpty(t, b, "no label shares a first slot with %q", a)
+			mapTwice(rw, a, m)
+			mapTwice(rw, b, m)
+			assert.True(t, cached(rw, a, m), a)
+			assert.True(t, cached(rw, b, m), b)
+			for _, in := range []string{a, b} {
+				want, err := newRewriter(Options{}).mapLabel(in, m)
+				require.NoError(t, err)
+				got, err := rw.mapLabel(in, m)
+				require.NoError(t, err)
+				assert.Equal(t, want, got)
+			}
+		})
+	}
+}

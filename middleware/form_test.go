@@ -41,6 +41,9 @@ func TestFormDecoding(t *testing.T) {
 		{"invalid UTF-8 passed through", Options{DecodeForms: true, Unmappable: PassThrough}, http.MethodPost, "application/www-form-urlencoded", "k=%FF", 0, nil},
 		{"too large", Options{DecodeForms: true, MaxFormBytes: 8}, http.MethodPost, "application/www-form-urlencoded", "k=123456789", http.StatusRequestEntityTooLarge, nil},
 		{"too large passed through", Options{DecodeForms: true, MaxFormBytes: 8, Unmappable: PassThrough}, http.MethodPost, "application/www-form-urlencoded", "k=123456789", 0, nil},
+		{"exactly the limit", Options{DecodeForms: true, MaxFormBytes: 3}, http.MethodPost, "application/www-form-urlencoded", "k=v", 0, url.Values{"k": {"v"}}},
+		{"one octet over the limit", Options{DecodeForms: true, MaxFormBytes: 3}, http.MethodPost, "application/www-form-urlencoded", "k=vv", http.StatusRequestEntityTooLarge, nil},
+		{"white space around the type", Options{DecodeForms: true}, http.MethodPost, "application/www-form-urlencoded ; charset=utf-8", "k=v", 0, url.Values{"k": {"v"}}},
 		{"no limit (MaxInt64)", Options{DecodeForms: true, MaxFormBytes: math.MaxInt64}, http.MethodPost, "application/www-form-urlencoded", "k=v", 0, url.Values{"k": {"v"}}},
 		{"limit one below MaxInt64", Options{DecodeForms: true, MaxFormBytes: math.MaxInt64 - 1}, http.MethodPost, "application/www-form-urlencoded", "k=v", 0, url.Values{"k": {"v"}}},
 		{"negative limit is the default", Options{DecodeForms: true, MaxFormBytes: -1}, http.MethodPost, "application/www-form-urlencoded", "k=v", 0, url.Values{"k": {"v"}}},
@@ -250,6 +253,115 @@ func TestFormErrorKeepsTheLabelError(t *testing.T) {
 				assert.Equal(t, "syntax", first.Kind())
 			})).ServeHTTP(httptest.NewRecorder(), r)
 			require.True(t, ran)
+		})
+	}
+}
+
+// A form body that does not decode after its URI label was mapped, passed
+// through: RequestLabels reports the label the request came with and the
+// one the handler sees, with the form error.
+func TestFormErrorAfterTheLabelWasMapped(t *testing.T) {
+	const uri = "ContentType:application/www-form-urlencoded"
+	tests := []struct {
+		name string
+		opts Options
+		body string
+		kind string
+	}{
+		{"bad UTF-8", Options{}, "k=%FF", "form-bad-utf8"},
+		{"too large", Options{MaxFormBytes: 2}, "k=v", "form-too-large"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(tt.body))
+			r.Header.Set("Content-Type", uri)
+			tt.opts.DecodeForms, tt.opts.Unmappable = true, PassThrough
+			var ran bool
+			Rewrite(tt.opts)(http.HandlerFunc(func(w http.ResponseWriter, r2 *http.Request) {
+				ran = true
+				assert.Equal(t, "application/www-form-urlencoded", r2.Header.Get("Content-Type"))
+				l, ok := RequestLabels(r2)
+				require.True(t, ok)
+				assert.Equal(t, uri, l.Original)
+				assert.Equal(t, "application/www-form-urlencoded", l.Mapped)
+				var e *Error
+				require.ErrorAs(t, l.Err, &e)
+				assert.Equal(t, tt.kind, e.Kind())
+				body, err := io.ReadAll(r2.Body)
+				require.NoError(t, err)
+				assert.Equal(t, tt.body, string(body))
+			})).ServeHTTP(httptest.NewRecorder(), r)
+			require.True(t, ran)
+		})
+	}
+}
+
+// A body cut off by a limit set further out (http.MaxBytesReader in an
+// outer handler) is too large, not unreadable: 413, kind form-too-large.
+func TestFormBodyLimitedUpstream(t *testing.T) {
+	for _, policy := range []Policy{Reject, PassThrough} {
+		t.Run(map[Policy]string{Reject: "Reject", PassThrough: "PassThrough"}[policy], func(t *testing.T) {
+			var reported error
+			var ran bool
+			mw := Rewrite(Options{DecodeForms: true, Unmappable: policy, OnError: func(_ *http.Request, err error) { reported = err }})
+			inner := mw(http.HandlerFunc(func(w http.ResponseWriter, r2 *http.Request) {
+				ran = true
+				l, ok := RequestLabels(r2)
+				require.True(t, ok)
+				var e *Error
+				require.ErrorAs(t, l.Err, &e)
+				assert.Equal(t, "form-too-large", e.Kind())
+			}))
+			outer := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				r.Body = http.MaxBytesReader(w, r.Body, 4)
+				inner.ServeHTTP(w, r)
+			})
+			r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader("k=123456789"))
+			r.Header.Set("Content-Type", "application/www-form-urlencoded")
+			w := httptest.NewRecorder()
+			outer.ServeHTTP(w, r)
+
+			var e *Error
+			require.ErrorAs(t, reported, &e)
+			assert.Equal(t, "form-too-large", e.Kind())
+			assert.IsType(t, &http.MaxBytesError{}, e.Err, "the limit's own error, as Error.Err documents")
+			assert.NotErrorIs(t, reported, ErrFormUnreadable)
+			assert.Equal(t, policy == PassThrough, ran)
+			if policy == Reject {
+				assert.Equal(t, http.StatusRequestEntityTooLarge, w.Code)
+				assert.True(t, strings.HasPrefix(w.Body.String(), "413 Request Entity Too Large: the request body cannot be decoded as application/www-form-urlencoded (form-too-large)\n"), w.Body.String())
+			}
+		})
+	}
+}
+
+// A form request without a body (http.NoBody, as net/http's server and
+// httptest give, or a nil Body, as http.NewRequest gives a handler called
+// directly) has nothing to decode: the handler gets the request itself,
+// and it costs no allocation.
+func TestFormWithoutBody(t *testing.T) {
+	tests := []struct {
+		name string
+		body func() io.ReadCloser
+	}{
+		{"NoBody", func() io.ReadCloser { return http.NoBody }},
+		{"nil Body", func() io.ReadCloser { return nil }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/", nil)
+			r.Body = tt.body()
+			r.Header.Set("Content-Type", "application/www-form-urlencoded")
+			var got *http.Request
+			h := Rewrite(Options{DecodeForms: true, Response: Leave})(http.HandlerFunc(func(w http.ResponseWriter, r2 *http.Request) {
+				got = r2
+			}))
+			require.NotPanics(t, func() { h.ServeHTTP(httptest.NewRecorder(), r) })
+			require.Same(t, r, got, "nothing changed, so no copy")
+			assert.Nil(t, got.PostForm)
+			assert.Equal(t, tt.body(), got.Body)
+			w := &discardWriter{h: http.Header{}}
+			assert.Equal(t, 0.0, testing.AllocsPerRun(100, func() { h.ServeHTTP(w, r) }))
 		})
 	}
 }

@@ -1,8 +1,10 @@
 package middleware
 
 import (
+	"bufio"
 	"bytes"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -10,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cturi/cturi/mapping"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -241,4 +244,134 @@ func TestLeakedViewOverARecycledWriterWithoutItsInterfaces(t *testing.T) {
 			require.True(t, reused, "the pool never handed the kept writer out again")
 		})
 	}
+}
+
+// After a flush that could not be done, the label is mapped again when
+// the header does go out unless the field is as the probe left it: a
+// handler that writes a new label into the field's slice in place has it
+// mapped (and an unmappable one reported) too.
+func TestUnsupportedFlushThenLabelEditedInPlace(t *testing.T) {
+	const other = "http://example.com/other"
+	tests := []struct {
+		name, edit, sent string
+		reports          int
+	}{
+		{"not edited", "", ctLabel, 0},
+		{"another URI label", other, mustMap(t, mapping.ToContentType, other), 0},
+		{"an unmappable label", "ContentType:text", "ContentType:text", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := &minimalWriter{h: http.Header{}}
+			reports := 0
+			opts := Options{Unmappable: PassThrough, OnError: func(*http.Request, error) { reports++ }}
+			Rewrite(opts)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", uriLabel)
+				assert.ErrorIs(t, http.NewResponseController(w).Flush(), http.ErrNotSupported)
+				if tt.edit != "" {
+					w.Header()["Content-Type"][0] = tt.edit
+				}
+				_, _ = w.Write([]byte("x"))
+			})).ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/", nil))
+			assert.Equal(t, []string{tt.sent}, w.sent)
+			assert.Equal(t, tt.reports, reports)
+		})
+	}
+}
+
+// A hijacked connection gets no header from net/http, so the middleware
+// leaves the header alone after a Hijack through the writer it gave the
+// handler (directly or via http.ResponseController): it is not rewritten
+// and an unmappable label is not reported when the handler returns.
+func TestHijackEndsTheRewrite(t *testing.T) {
+	const bad = "ContentType:a%0Ab/c"
+	hijackers := map[string]func(http.ResponseWriter) (net.Conn, *bufio.ReadWriter, error){
+		"Hijacker": func(w http.ResponseWriter) (net.Conn, *bufio.ReadWriter, error) { return w.(http.Hijacker).Hijack() },
+		"ResponseController": func(w http.ResponseWriter) (net.Conn, *bufio.ReadWriter, error) {
+			return http.NewResponseController(w).Hijack()
+		},
+	}
+	for name, hijack := range hijackers {
+		for _, label := range []string{uriLabel, bad} {
+			t.Run(name+" "+label, func(t *testing.T) {
+				var reports int
+				var h http.Header
+				done := make(chan struct{})
+				mw := Rewrite(Options{OnError: func(*http.Request, error) { reports++ }})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					w.Header().Set("Content-Type", label)
+					h = w.Header()
+					conn, brw, err := hijack(w)
+					if !assert.NoError(t, err) {
+						return
+					}
+					defer conn.Close()
+					_, _ = brw.WriteString("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+					_ = brw.Flush()
+				}))
+				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					defer close(done)
+					mw.ServeHTTP(w, r)
+				}))
+				defer srv.Close()
+				res, err := srv.Client().Get(srv.URL)
+				require.NoError(t, err)
+				body, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				<-done
+				assert.Equal(t, "ok", string(body))
+				assert.Equal(t, []string{label}, h["Content-Type"], "not rewritten after the hijack")
+				assert.Zero(t, reports, "nothing reported after the hijack")
+			})
+		}
+	}
+}
+
+// FreshWriters gives each request a writer of its own, never one another
+// middleware recycled: a writer leaked by a handler behind a recycling
+// middleware keeps failing with ErrAfterReturn and never reaches the
+// response of a request served with FreshWriters.
+func TestFreshWritersTakeNoRecycledWriter(t *testing.T) {
+	recycling := Rewrite(Options{})
+	fresh := Rewrite(Options{FreshWriters: true})
+	for range 200 {
+		var leaked http.ResponseWriter
+		recycling(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { leaked = w })).
+			ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/a", nil))
+		rec := httptest.NewRecorder()
+		var lateErr error
+		fresh(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			_, lateErr = leaked.Write([]byte("late;"))
+			_, _ = w.Write([]byte("B"))
+		})).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/b", nil))
+		require.ErrorIs(t, lateErr, ErrAfterReturn)
+		require.Equal(t, "B", rec.Body.String())
+	}
+}
+
+// A view with Flush kept past its handler's return, over a later
+// request's writer that can flush only through its Unwrap chain, flushes
+// as http.ResponseController would: through the chain, with the label
+// mapped first.
+func TestLeakedFlushReachesAWriterThatFlushesThroughUnwrap(t *testing.T) {
+	h := Rewrite(Options{})
+	reused := false
+	for try := 0; try < 1000 && !reused; try++ {
+		var leaked http.ResponseWriter
+		h(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { leaked = w })).
+			ServeHTTP(newRecordingWriter(), httptest.NewRequest(http.MethodGet, "/", nil))
+		fw := &fullWriter{recordingWriter: newRecordingWriter()}
+		under := unwrapOnly{fw}
+		h(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if leaked.(interface{ Unwrap() http.ResponseWriter }).Unwrap() != under {
+				return // another writer: nothing to test this time
+			}
+			reused = true
+			w.Header().Set("Content-Type", uriLabel)
+			leaked.(http.Flusher).Flush()
+			require.NotEmpty(t, fw.events, "the flush reached the writer through Unwrap")
+			assert.Equal(t, "Flush", fw.events[len(fw.events)-1].call)
+			assert.Equal(t, []string{ctLabel}, fw.sent())
+		})).ServeHTTP(under, httptest.NewRequest(http.MethodGet, "/", nil))
+	}
+	require.True(t, reused, "the pool never handed the kept writer out again")
 }

@@ -120,6 +120,16 @@ func TestProxyModifyResponseChains(t *testing.T) {
 	res = &http.Response{Header: http.Header{}}
 	assert.NoError(t, ProxyModifyResponse(Options{}, nil)(res))
 	assert.NotContains(t, res.Header, "Content-Type", "no label is added")
+
+	// An empty field has no label either: it stays as it is, on both sides.
+	res = &http.Response{Header: http.Header{"Content-Type": {}}}
+	require.NotPanics(t, func() { assert.NoError(t, ProxyModifyResponse(Options{Response: ToURI}, nil)(res)) })
+	assert.Equal(t, []string{}, res.Header["Content-Type"])
+	in := httptest.NewRequest(http.MethodPost, "/", nil)
+	in.Header["Content-Type"] = []string{}
+	out := in.Clone(in.Context())
+	require.NotPanics(t, func() { ProxyRewrite(Options{Request: ToURI}, nil)(&httputil.ProxyRequest{In: in, Out: out}) })
+	assert.Equal(t, []string{}, out.Header["Content-Type"])
 }
 
 func TestProxyRewriteWithoutNext(t *testing.T) {

@@ -106,6 +106,8 @@ func TestResponseModes(t *testing.T) {
 		{Leave, []string{uriLabel}, []string{uriLabel}},
 		{ToContentType, []string{uriLabel, uriLabel}, []string{uriLabel, uriLabel}}, // two fields: ambiguous, unchanged
 		{ToContentType, nil, nil},
+		{ToContentType, []string{}, []string{}}, // an empty field: no label, nothing to map
+		{ToURI, []string{}, []string{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode.String(), func(t *testing.T) {

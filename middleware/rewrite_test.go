@@ -236,3 +236,40 @@ func TestBodyParsersSeeTheMappedLabel(t *testing.T) {
 		assert.Equal(t, "2", r.PostFormValue("b"))
 	})).ServeHTTP(httptest.NewRecorder(), form)
 }
+
+// Options.MaxLabelLen is the longest label mapped: a label of exactly that
+// length maps, one octet more is refused with 415 (too-long).
+func TestMaxLabelLenBoundary(t *testing.T) {
+	atDefault := "http://x/" + strings.Repeat("a", DefaultMaxLabelLen-len("http://x/"))
+	tests := []struct {
+		name   string
+		max    int
+		label  string
+		status int // 0: mapped, the handler ran
+	}{
+		{"exactly the limit", len(uriLabel), uriLabel, 0},
+		{"one over the limit", len(uriLabel) - 1, uriLabel, http.StatusUnsupportedMediaType},
+		{"exactly the default limit", 0, atDefault, 0},
+		{"one over the default limit", 0, atDefault + "a", http.StatusUnsupportedMediaType},
+		{"no limit", -1, atDefault + "a", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/", nil)
+			r.Header.Set("Content-Type", tt.label)
+			var s seen
+			w := httptest.NewRecorder()
+			Rewrite(Options{MaxLabelLen: tt.max})(recordRequest(&s)).ServeHTTP(w, r)
+			if tt.status != 0 {
+				assert.False(t, s.ran)
+				assert.Equal(t, tt.status, w.Code)
+				assert.Contains(t, w.Body.String(), "(too-long)\n")
+				return
+			}
+			require.True(t, s.ran)
+			want, err := mapping.ToContentType(tt.label)
+			require.NoError(t, err)
+			assert.Equal(t, []string{want}, s.ct)
+		})
+	}
+}

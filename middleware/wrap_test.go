@@ -3,6 +3,7 @@ package middleware
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -242,3 +243,24 @@ func (u unwrapOnly) Write(p []byte) (int, error) { return u.w.Write(p) }
 func (u unwrapOnly) WriteHeader(code int)        { u.w.WriteHeader(code) }
 func (u unwrapOnly) Unwrap() http.ResponseWriter { return u.w }
 func (u unwrapOnly) String() string              { return "unwrapOnly" }
+
+// Every view that can flush rewrites the label before the flush sends the
+// header, whichever other interfaces it has (TestViewsExposeExactly...
+// sends the header with ReadFrom when the view has it).
+func TestEveryViewFlushRewrites(t *testing.T) {
+	for has := uint8(0); has < 16; has++ {
+		if has&hasFlusher == 0 {
+			continue
+		}
+		t.Run(fmt.Sprintf("%04b", has), func(t *testing.T) {
+			fw := &fullWriter{recordingWriter: newRecordingWriter()}
+			serve(Rewrite(Options{})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", uriLabel)
+				w.(http.Flusher).Flush()
+			})), masked(fw, has), httptest.NewRequest(http.MethodGet, "/", nil))
+			assert.Equal(t, []string{ctLabel}, fw.sent())
+			require.NotEmpty(t, fw.events)
+			assert.Equal(t, "Flush", fw.events[len(fw.events)-1].call)
+		})
+	}
+}
