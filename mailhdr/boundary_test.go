@@ -2,6 +2,8 @@ package mailhdr
 
 import (
 	"mime"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -101,4 +103,43 @@ func FuzzBoundaryOf(f *testing.F) {
 		assert.Equal(t, ok, info.hasBoundary, "hasBoundary")
 		assert.Equal(t, want, info.boundary, "boundary")
 	})
+}
+
+// TestBoundaryRepeated: of repeated boundary parameters in one RFC 2231
+// form the first counts (mime.ParseMediaType refuses such a field).
+func TestBoundaryRepeated(t *testing.T) {
+	cases := []struct{ name, ct, boundary string }{
+		{"extended values", `multipart/mixed; boundary*=utf-8''x; boundary*=utf-8''y`, "x"},
+		{"continuations", `multipart/mixed; boundary*0=x; boundary*0=y`, "x"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			info, err := structureOf(tc.ct)
+			require.NoError(t, err)
+			assert.True(t, info.hasBoundary)
+			assert.Equal(t, tc.boundary, info.boundary)
+		})
+	}
+}
+
+// TestBoundaryLengthLimit: a boundary of 996 octets, whose delimiter
+// line fits in 998, is used; one octet longer is not (KindNoBoundary).
+func TestBoundaryLengthLimit(t *testing.T) {
+	cases := []struct {
+		n         int
+		rewritten int
+		problems  []problemAt
+	}{
+		{996, 2, nil},
+		{997, 1, []problemAt{{"top", KindNoBoundary}}},
+	}
+	for _, tc := range cases {
+		t.Run(strconv.Itoa(tc.n), func(t *testing.T) {
+			b := strings.Repeat("b", tc.n)
+			in := "Content-Type: multipart/mixed; boundary=\"" + b + "\"\r\n\r\n--" + b + "\r\nContent-Type: text/plain\r\n\r\nx\r\n--" + b + "--\r\n"
+			_, rep := rewriteBytes(t, []byte(in), Options{})
+			assert.Equal(t, tc.problems, problemsOf(rep))
+			assert.Equal(t, tc.rewritten, rep.Rewritten)
+		})
+	}
 }

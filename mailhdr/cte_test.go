@@ -42,6 +42,11 @@ func TestMessageWithCommentedEncoding(t *testing.T) {
 		{"(none) 8BIT", 2},
 		{"base64 (7bit)", 1},
 		{"7bit 8bit", 1},
+		{"binary", 2},
+		{"BINARY", 2},
+		{"8bit", 2},
+		{"quoted-printable", 1},
+		{"(only a comment)", 1},
 	} {
 		t.Run(tc.cte, func(t *testing.T) {
 			in := "Content-Type: message/rfc822\r\nContent-Transfer-Encoding: " + tc.cte + "\r\n\r\n" +

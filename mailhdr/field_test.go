@@ -42,6 +42,19 @@ func TestRewriteField(t *testing.T) {
 		{"a URI folded inside its scheme is read as a URI", "Content-Type: Content\r\n Type:text/plain\r\n", ToContentType, "Content-Type: text/plain\r\n", 0},
 		{"a short URI after a long prefix", "Content-Type:" + pad(75) + "application/uri.a%3Ab\r\n", ToURI, "Content-Type:" + pad(75) + "a:b\r\n", 0},
 		{"white space around a URI's line break is folding", "Content-Type: ContentType:text/plain \r\n\t ?charset=%22us-ascii%22\r\n", ToContentType, "Content-Type: text/plain; charset=\"us-ascii\"\r\n", 0},
+		{"a URI breaks at the end of its line, not before an early '?'", "Content-Type: text/plain; a=" + strings.Repeat("x", 50) + "\r\n", ToURI,
+			"Content-Type: ContentType:text/plain?a=\"" + strings.Repeat("x", 38) + "\r\n " + strings.Repeat("x", 12) + "\"\r\n", 0},
+		{"a URI breaks before an '&' late in its line", "Content-Type: text/plain; a=" + strings.Repeat("x", 30) + "; b=" + strings.Repeat("y", 30) + "\r\n", ToURI,
+			"Content-Type: ContentType:text/plain?a=\"" + strings.Repeat("x", 30) + "\"\r\n &b=\"" + strings.Repeat("y", 30) + "\"\r\n", 0},
+		{"a URI keeps a scheme that fills a line on its first line", "Content-Type: application/uri." + strings.Repeat("s", 77) + "%3A" + strings.Repeat("b", 20) + "\r\n", ToURI,
+			"Content-Type: " + strings.Repeat("s", 77) + ":\r\n " + strings.Repeat("b", 20) + "\r\n", 0},
+		{"a Content-Type folds only at a single SP", "Content-Type: TEXT/plain; a=\"" + strings.Repeat("word  ", 20) + "end\"\r\n", Canonical,
+			"Content-Type: text/plain;\r\n a=\"" + strings.Repeat("word  ", 20) + "end\"\r\n", 0},
+		{"a Content-Type folds between parameters rather than inside a quoted-string", "Content-Type: TEXT/plain; a=\"one two three four five six seven eight nine ten eleven\"\r\n", Canonical,
+			"Content-Type: text/plain;\r\n a=\"one two three four five six seven eight nine ten eleven\"\r\n", 0},
+		{"a Content-Type line of 998 octets", "Content-Type: TEXT/plain; a=\"" + strings.Repeat("x", 993) + "\"\r\n", Canonical,
+			"Content-Type: text/plain;\r\n a=\"" + strings.Repeat("x", 993) + "\"\r\n", 0},
+		{"a Content-Type line of 999 octets", "Content-Type: TEXT/plain; a=\"" + strings.Repeat("x", 994) + "\"\r\n", Canonical, "", KindLineTooLong},
 		{"white space inside a URI is not dropped", "Content-Type: ContentType:application/octet-stream?name=%22my file.txt%22\r\n", ToContentType, "", KindMapping},
 	}
 	for _, tc := range cases {
@@ -125,6 +138,10 @@ func FuzzFold(f *testing.F) {
 	f.Add("ContentType:text/plain?a=%22b%22&c=%22d%22#frag", true)
 	f.Add(strings.Repeat("a ", 100), false)
 	f.Add(strings.Repeat("%41", 100), true)
+	f.Add("x"+strings.Repeat("%41", 100), true)
+	f.Add("xy"+strings.Repeat("%41", 100), true)
+	f.Add(strings.Repeat("ab  ", 40)+"ab", false)
+	f.Add(strings.Repeat("s", 77)+":"+strings.Repeat("b", 100), true)
 	f.Fuzz(func(t *testing.T, v string, uri bool) {
 		checkFold(t, []byte("Content-Type: "), v, uri)
 	})
@@ -167,6 +184,12 @@ func checkFold(t *testing.T, prefix []byte, v string, uri bool) {
 	}
 	if uri {
 		require.Equal(t, v, string(trimWSP(unfold(nil, out[len(prefix):], true))))
+		if percentEncoded(v) {
+			// Never inside a %HH triplet.
+			for _, l := range lines[:len(lines)-1] {
+				require.False(t, strings.HasSuffix(l, "%") || len(l) >= 2 && l[len(l)-2] == '%', "a line break inside a triplet: %q", l)
+			}
+		}
 		return
 	}
 	unfolded := string(unfold(nil, out, false))
@@ -211,6 +234,92 @@ func TestUnparsableContentTypeReported(t *testing.T) {
 			assert.Equal(t, in, string(out))
 			require.Equal(t, []problemAt{{"top", KindMapping}}, problemsOf(rep))
 			assert.NotZero(t, mapping.KindOf(rep.Problems[0].Err))
+		})
+	}
+}
+
+// percentEncoded reports whether each '%' in v starts a %HH triplet.
+func percentEncoded(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if v[i] == '%' {
+			if i+2 >= len(v) || !isHex(v[i+1]) || !isHex(v[i+2]) {
+				return false
+			}
+			i += 2
+		}
+	}
+	return true
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// TestFoldURIKeepsTriplets: wherever its line ends, a URI label of
+// percent-encoded octets is broken between triplets.
+func TestFoldURIKeepsTriplets(t *testing.T) {
+	for _, name := range []string{"n", "na", "nam"} {
+		t.Run(name, func(t *testing.T) {
+			raw := "Content-Type: text/plain; " + name + "=\"" + strings.Repeat("é", 60) + "\"\r\n"
+			out, oc := newFieldRewriter(&Options{}).rewrite(nil, []byte(raw), "\r\n")
+			require.True(t, oc.rewritten)
+			lines := strings.Split(strings.TrimSuffix(string(out), "\r\n"), "\r\n")
+			require.Greater(t, len(lines), 2)
+			for _, l := range lines[1:] {
+				assert.True(t, strings.HasPrefix(l, " %"), "%q", l)
+			}
+			back, oc := newFieldRewriter(&Options{To: ToContentType}).rewrite(nil, out, "\r\n")
+			require.True(t, oc.rewritten)
+			assert.Equal(t, raw, string(unfold(nil, back, false))+"\r\n")
+		})
+	}
+}
+
+// TestURILabelNotMapping: a URI label that does not map is reported with
+// its mapping error also going to URI labels, where it is left as it is.
+func TestURILabelNotMapping(t *testing.T) {
+	const label = "ContentType://x"
+	_, want := mapping.ToContentType(label, mapping.Lenient)
+	require.Error(t, want)
+	for _, to := range []Target{ToURI, ToContentType, Canonical} {
+		t.Run(to.String(), func(t *testing.T) {
+			in := "Content-Type: " + label + "\r\n\r\nbody\r\n"
+			out, rep := rewriteBytes(t, []byte(in), Options{To: to})
+			assert.Equal(t, in, string(out))
+			require.Equal(t, []problemAt{{"top", KindMapping}}, problemsOf(rep))
+			assert.Equal(t, "Content-Type not rewritten", rep.Problems[0].Detail)
+			assert.Equal(t, want.Error(), rep.Problems[0].Err.Error())
+		})
+	}
+}
+
+// TestMappingOptions: StrictURI and NoControlled reach the mapping.
+func TestMappingOptions(t *testing.T) {
+	const controlled = `mailto:a@b?MIME-type="text%2Fplain"`
+	cases := []struct {
+		name, in string
+		opts     Options
+		want     string // "" means unchanged
+		err      error
+	}{
+		{"default", "Content-Type: text/plain; charset=us-ascii\r\n\r\n", Options{}, "Content-Type: ContentType:text/plain?charset=\"us-ascii\"\r\n\r\n", nil},
+		{"StrictURI", "Content-Type: text/plain; charset=us-ascii\r\n\r\n", Options{StrictURI: true}, "Content-Type: ContentType:text/plain?charset=%22us-ascii%22\r\n\r\n", nil},
+		{"controlled", "Content-Type: " + controlled + "\r\n\r\n", Options{To: ToContentType}, "Content-Type: text/plain; URI-body=\"mailto%3Aa%40b\"\r\n\r\n", nil},
+		{"NoControlled", "Content-Type: " + controlled + "\r\n\r\n", Options{To: ToContentType, NoControlled: true}, "", mapping.ErrReservedParam},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, rep := rewriteBytes(t, []byte(tc.in), tc.opts)
+			want := tc.want
+			if want == "" {
+				want = tc.in
+			}
+			assert.Equal(t, want, string(out))
+			if tc.err == nil {
+				assert.True(t, rep.OK(), "%v", rep.Err())
+			} else {
+				assert.ErrorIs(t, rep.Err(), tc.err)
+			}
 		})
 	}
 }

@@ -92,3 +92,30 @@ func TestWalk(t *testing.T) {
 	assert.Equal(t, "2", rep.Problems[0].Path.String())
 	assert.Equal(t, KindMapping, rep.Problems[0].Kind)
 }
+
+// TestWalkReportLimits: Walk's Report keeps to MaxProblems as Rewrite's
+// does, counting the rest.
+func TestWalkReportLimits(t *testing.T) {
+	const msg = "Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n" +
+		"--b\r\nContent-Type: text\r\n\r\none\r\n" +
+		"--b\r\nContent-Type: text\r\n\r\ntwo\r\n" +
+		"--b\r\nContent-Type: text\r\n\r\nthree\r\n" +
+		"--b--\r\n"
+	cases := []struct {
+		max, listed, omitted int
+	}{
+		{0, 3, 0},
+		{1, 1, 2},
+		{3, 3, 0},
+		{-1, 3, 0},
+	}
+	for _, tc := range cases {
+		e, err := message.Read(strings.NewReader(msg))
+		require.NoError(t, err)
+		rep, err := Walk(e, Options{MaxProblems: tc.max}, func([]int, *message.Entity, error) error { return nil })
+		require.NoError(t, err)
+		assert.Len(t, rep.Problems, tc.listed, "MaxProblems %d", tc.max)
+		assert.Equal(t, tc.omitted, rep.Omitted, "MaxProblems %d", tc.max)
+		assert.Equal(t, "1", rep.Problems[0].Path.String())
+	}
+}

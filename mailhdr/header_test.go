@@ -25,3 +25,119 @@ func TestTruncatedLongHeaderLine(t *testing.T) {
 		})
 	}
 }
+
+// TestHeaderLimitsAreInclusive: a header block or a held field of exactly
+// the limit is read; one octet more passes the entity through (a
+// Content-Type complete before the header limit is passed is rewritten).
+func TestHeaderLimitsAreInclusive(t *testing.T) {
+	const in = "Content-Type: text/plain\r\n\r\nbody\r\n"
+	header := len("Content-Type: text/plain\r\n\r\n")
+	field := len("Content-Type: text/plain\r\n")
+	cases := []struct {
+		name      string
+		opts      Options
+		rewritten int
+		problems  []problemAt
+	}{
+		{"header at the limit", Options{MaxHeaderBytes: header}, 1, nil},
+		{"header over the limit at its empty line", Options{MaxHeaderBytes: header - 1}, 1, []problemAt{{"top", KindHeaderTooLarge}}},
+		{"header over the limit inside the Content-Type", Options{MaxHeaderBytes: field - 1}, 0, []problemAt{{"top", KindHeaderTooLarge}}},
+		{"field at the limit", Options{MaxFieldBytes: field}, 1, nil},
+		{"field over the limit", Options{MaxFieldBytes: field - 1}, 0, []problemAt{{"top", KindFieldTooLarge}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, rep := rewriteBytes(t, []byte(in), tc.opts)
+			assert.Equal(t, tc.problems, problemsOf(rep))
+			assert.Equal(t, tc.rewritten, rep.Rewritten)
+			if tc.rewritten == 0 {
+				assert.Equal(t, in, string(out))
+			} else {
+				assert.Equal(t, "Content-Type: ContentType:text/plain\r\n\r\nbody\r\n", string(out))
+			}
+		})
+	}
+}
+
+// TestHeaderLines: which lines are fields, which end the header as
+// malformed, and a delimiter at the very end of the input inside a
+// part's header.
+func TestHeaderLines(t *testing.T) {
+	const multipart = "Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n"
+	cases := []struct {
+		name, in  string
+		rewritten int
+		problems  []problemAt
+	}{
+		{"white space before the colon", "Content-Type \t: text/plain\r\n\r\nx\r\n", 1, nil},
+		{"lower-case name", "content-type: text/plain\r\n\r\nx\r\n", 1, nil},
+		{"a space inside a field name", "Subject: x\r\nX Bad: y\r\nContent-Type: text/plain\r\n\r\nx\r\n", 0, []problemAt{{"top", KindMalformedHeader}}},
+		{"DEL in a field name", "X\x7fBad: y\r\nContent-Type: text/plain\r\n\r\nx\r\n", 0, []problemAt{{"top", KindMalformedHeader}}},
+		{"an mbox From line first", "From a@b Sat Jan  1 00:00:00 2000\r\nContent-Type: text/plain\r\n\r\nx\r\n", 1, nil},
+		{"a From line after a field", "Subject: x\r\nFrom a@b Sat Jan  1 00:00:00 2000\r\nContent-Type: text/plain\r\n\r\nx\r\n", 0, []problemAt{{"top", KindMalformedHeader}}},
+		{"a continuation line first", " folded\r\nContent-Type: text/plain\r\n\r\nx\r\n", 0, []problemAt{{"top", KindMalformedHeader}}},
+		{"a continuation line first in a part", multipart + "\tfolded\r\nContent-Type: text/plain\r\n\r\nx\r\n--b--\r\n", 1, []problemAt{{"1", KindMalformedHeader}}},
+		{"a close delimiter without a line ending in a part's header", multipart + "Content-Type: text/plain\r\n--b--", 2, []problemAt{{"1", KindTruncatedHeader}}},
+		{"a delimiter right after a delimiter: an empty part", multipart + "--b\r\nContent-Type: text/plain\r\n\r\nx\r\n--b--\r\n", 2, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, rep := rewriteBytes(t, []byte(tc.in), Options{})
+			assert.Equal(t, tc.problems, problemsOf(rep))
+			assert.Equal(t, tc.rewritten, rep.Rewritten)
+			if tc.rewritten == 0 {
+				assert.Equal(t, tc.in, string(out))
+			}
+		})
+	}
+}
+
+// TestFirstFieldCounts: of repeated Content-Type or
+// Content-Transfer-Encoding fields, the first gives the structure (as
+// go-message's Header.Get reads it); every Content-Type is rewritten.
+func TestFirstFieldCounts(t *testing.T) {
+	const rfc822 = "Content-Type: message/rfc822\r\n"
+	const inner = "\r\nContent-Type: text/plain\r\n\r\nx\r\n"
+	cases := []struct {
+		name, in  string
+		rewritten int
+		problems  []problemAt
+	}{
+		{"the first boundary", "Content-Type: multipart/mixed; boundary=a\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n" +
+			"--a\r\nContent-Type: text/plain\r\n\r\nx\r\n--a--\r\n", 3, nil},
+		{"the first of two Content-Types", "Content-Type: text/plain\r\nContent-Type: message/rfc822\r\n" + inner, 2, nil},
+		{"the first encoding, an identity one", rfc822 + "Content-Transfer-Encoding: 7bit\r\nContent-Transfer-Encoding: base64\r\n" + inner, 2, nil},
+		{"the first encoding, base64", rfc822 + "Content-Transfer-Encoding: base64\r\nContent-Transfer-Encoding: 7bit\r\n" + inner, 1, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, rep := rewriteBytes(t, []byte(tc.in), Options{})
+			assert.Equal(t, tc.problems, problemsOf(rep))
+			assert.Equal(t, tc.rewritten, rep.Rewritten)
+		})
+	}
+}
+
+// TestDigestDefault: a part without a Content-Type is message/rfc822
+// in a multipart/digest (RFC 2046 §5.1.5) and text/plain elsewhere,
+// including in a multipart inside a digest.
+func TestDigestDefault(t *testing.T) {
+	const part = "--d\r\n\r\nContent-Type: text/plain\r\n\r\nx\r\n--d--\r\n"
+	cases := []struct {
+		name, in            string
+		rewritten, entities int
+	}{
+		{"multipart/mixed", "Content-Type: multipart/mixed; boundary=d\r\n\r\n" + part, 1, 2},
+		{"multipart/digest", "Content-Type: multipart/digest; boundary=d\r\n\r\n" + part, 2, 3},
+		{"multipart/mixed in a digest", "Content-Type: multipart/digest; boundary=e\r\n\r\n--e\r\n" +
+			"Content-Type: multipart/mixed; boundary=d\r\n\r\n" + part + "--e--\r\n", 2, 3},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, rep := rewriteBytes(t, []byte(tc.in), Options{})
+			assert.True(t, rep.OK(), "%v", rep.Err())
+			assert.Equal(t, tc.rewritten, rep.Rewritten)
+			assert.Equal(t, tc.entities, rep.Entities)
+		})
+	}
+}

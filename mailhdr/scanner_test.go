@@ -2,6 +2,7 @@ package mailhdr
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -288,4 +289,81 @@ func TestParseTarget(t *testing.T) {
 	assert.EqualError(t, err, `mailhdr: unknown target "auto" (want uri, ct or canonical)`)
 	assert.Equal(t, "Target(9)", Target(9).String())
 	assert.Equal(t, "Kind(99)", Kind(99).String())
+}
+
+// TestProblemOffsets: each problem's Offset is that of the line or field
+// it concerns, or of the header of the entity it concerns.
+func TestProblemOffsets(t *testing.T) {
+	const mp = "Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n"
+	type want struct {
+		path string
+		kind Kind
+		at   string // the problem is at the first occurrence of at, or at the end of the input if ""
+	}
+	cases := []struct {
+		name, in string
+		opts     Options
+		want     []want
+	}{
+		{"malformed line", "Subject: x\r\nno colon\r\n\r\n", Options{}, []want{{"top", KindMalformedHeader, "no colon"}}},
+		{"input ends in a header", mp + "Subject: x\r\nX-Cut: y", Options{}, []want{{"1", KindTruncatedHeader, "Subject"}, {"top", KindMissingDelimiter, ""}}},
+		{"delimiter in a header", mp + "Subject: x\r\n--b--\r\n", Options{}, []want{{"1", KindTruncatedHeader, "--b--"}}},
+		{"Content-Type that does not map", "Subject: x\r\nContent-Type: text\r\n\r\n", Options{}, []want{{"top", KindMapping, "Content-Type: text"}}},
+		{"bad delimiter", mp + "Subject: x\r\n\r\n--b--junk\r\n--b--\r\n", Options{}, []want{{"1", KindBadDelimiter, "--b--junk"}}},
+		{"closed by an outer delimiter", mp + "Content-Type: multipart/mixed; boundary=i\r\n\r\n--i\r\n\r\nx\r\n--b--\r\n", Options{}, []want{{"1", KindMissingDelimiter, "--b--"}}},
+		{"no boundary", mp + "Subject: x\r\nContent-Type: multipart/mixed\r\n\r\n--b--\r\n", Options{}, []want{{"1", KindNoBoundary, "Subject"}}},
+		{"too deep", mp + "Subject: x\r\nContent-Type: multipart/mixed; boundary=i\r\n\r\n--b--\r\n", Options{MaxDepth: 1}, []want{{"1", KindTooDeep, "Subject"}}},
+		{"header too large", mp + "Subject: x\r\nX-Long: " + strings.Repeat("y", 100) + "\r\n\r\n--b--\r\n", Options{MaxHeaderBytes: 100}, []want{{"1", KindHeaderTooLarge, "Subject"}}},
+		{"field too large", mp + "Subject: x\r\nContent-Type: text/plain; a=" + strings.Repeat("y", 100) + "\r\n\r\n--b--\r\n", Options{MaxFieldBytes: 100}, []want{{"1", KindFieldTooLarge, "Content-Type: text/plain; a="}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, rep := rewriteBytes(t, []byte(tc.in), tc.opts)
+			var got, exp []string
+			for _, p := range rep.Problems {
+				got = append(got, fmt.Sprintf("%s %s @%d", p.Path, p.Kind, p.Offset))
+			}
+			for _, w := range tc.want {
+				off := len(tc.in)
+				if w.at != "" {
+					off = strings.Index(tc.in, w.at)
+					require.GreaterOrEqual(t, off, 0)
+				}
+				exp = append(exp, fmt.Sprintf("%s %s @%d", w.path, w.kind, off))
+			}
+			assert.Equal(t, exp, got)
+		})
+	}
+}
+
+// TestLineEndingOfACutField: a Content-Type cut off by the end of the
+// input has no line ending of its own, and is folded with the ending of
+// the line before it, here a delimiter line.
+func TestLineEndingOfACutField(t *testing.T) {
+	for _, nl := range []string{"\r\n", "\n"} {
+		other := map[string]string{"\r\n": "\n", "\n": "\r\n"}[nl]
+		in := "Content-Type: multipart/mixed; boundary=b" + other + other + "--b" + nl +
+			"Content-Type: text/plain; name=" + strings.Repeat("n", 80)
+		out, rep := rewriteBytes(t, []byte(in), Options{})
+		assert.Equal(t, []problemAt{{"1", KindTruncatedHeader}, {"top", KindMissingDelimiter}}, problemsOf(rep))
+		assert.Equal(t, 2, rep.Rewritten)
+		_, part, ok := strings.Cut(string(out), "--b"+nl)
+		require.True(t, ok)
+		assert.Equal(t, "Content-Type: ContentType:text/plain?name=\""+strings.Repeat("n", 35)+nl+" "+strings.Repeat("n", 45)+"\"", part)
+	}
+}
+
+// TestMaxReportBytesInclusive: a problem that takes the listed problems
+// to exactly MaxReportBytes is listed.
+func TestMaxReportBytesInclusive(t *testing.T) {
+	in := readCorpus(t, "malformed-ct.eml")
+	_, rep := rewriteBytes(t, in, Options{})
+	require.Len(t, rep.Problems, 1)
+	n := problemSize(&rep.Problems[0])
+	_, rep = rewriteBytes(t, in, Options{MaxReportBytes: n})
+	assert.Len(t, rep.Problems, 1)
+	assert.Zero(t, rep.Omitted)
+	_, rep = rewriteBytes(t, in, Options{MaxReportBytes: n - 1})
+	assert.Empty(t, rep.Problems)
+	assert.Equal(t, 1, rep.Omitted)
 }

@@ -50,3 +50,45 @@ func TestStackPushPopAllocations(t *testing.T) {
 		}), "%q", b)
 	}
 }
+
+// TestNestedStructure: delimiter lines of nested multiparts sharing a
+// boundary, or with boundaries one of whose close delimiters is a
+// delimiter of the other, and bad delimiters seen from inside an
+// encapsulated message.
+func TestNestedStructure(t *testing.T) {
+	const text = "Content-Type: text/plain\r\n\r\nx\r\n"
+	cases := []struct {
+		name, in  string
+		rewritten int
+		problems  []problemAt
+	}{
+		{"the same boundary inside: the outer one is open again after the inner closes",
+			"Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: multipart/alternative; boundary=b\r\n\r\n--b\r\n" + text +
+				"--b--\r\n--b\r\n" + text + "--b--\r\n", 4, nil},
+		{"the same boundary inside, closed by the outer close delimiter",
+			"Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: multipart/alternative; boundary=b\r\n\r\n--b\r\n" + text +
+				"--b--\r\n--b--\r\nepilogue\r\n--b\r\n", 3, nil},
+		{"the inner boundary's close delimiter is the outer's delimiter: the inner wins",
+			"Content-Type: multipart/mixed; boundary=\"b--\"\r\n\r\n--b--\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n" + text +
+				"--b--\r\n--b--\r\n" + text + "--b----\r\n", 4, nil},
+		{"the outer boundary's close delimiter is the inner's delimiter: the inner wins",
+			"Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: multipart/mixed; boundary=\"b--\"\r\n\r\n--b--\r\n" + text +
+				"--b----\r\n--b--\r\n", 3, nil},
+		{"a bad delimiter inside an encapsulated message",
+			"Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: message/rfc822\r\n\r\n" + text + "--b--junk\r\n--b--\r\n",
+			3, []problemAt{{"1.msg", KindBadDelimiter}}},
+		{"an outer delimiter closes an inner multipart",
+			"Content-Type: multipart/mixed; boundary=o\r\n\r\n--o\r\nContent-Type: message/rfc822\r\n\r\nContent-Type: multipart/mixed; boundary=i\r\n\r\n--i\r\n" + text +
+				"--o--\r\n", 4, []problemAt{{"1.msg", KindMissingDelimiter}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, rep := rewriteBytes(t, []byte(tc.in), Options{})
+			assert.Equal(t, tc.problems, problemsOf(rep))
+			assert.Equal(t, tc.rewritten, rep.Rewritten)
+			back, _ := rewriteBytes(t, out, Options{To: ToContentType})
+			canon, _ := rewriteBytes(t, []byte(tc.in), Options{To: Canonical})
+			assert.Equal(t, string(canon), string(back))
+		})
+	}
+}
