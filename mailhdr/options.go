@@ -85,9 +85,10 @@ type Options struct {
 	NoControlled bool
 
 	// MaxHeaderBytes bounds one header block (the fields of the message or
-	// of one part). Past it, the rest of that header and the entity's body
-	// pass through unexamined. 0 means DefaultMaxHeaderBytes; a negative
-	// value means no limit.
+	// of one part), its ending empty line included. Past it, the rest of
+	// that header and the entity's body pass through unexamined; a
+	// Content-Type field that ended within the limit is still rewritten.
+	// 0 means DefaultMaxHeaderBytes; a negative value means no limit.
 	MaxHeaderBytes int
 	// MaxFieldBytes bounds one Content-Type or Content-Transfer-Encoding
 	// field, the only fields held in memory. A longer one passes through
