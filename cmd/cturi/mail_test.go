@@ -24,6 +24,14 @@ func TestMailCommand(t *testing.T) {
 	const canonical = "Subject: x\r\nContent-Type: text/plain; charset=\"us-ascii\"\r\n\r\nbody\r\n"
 	file := filepath.Join(t.TempDir(), "m.eml")
 	require.NoError(t, os.WriteFile(file, []byte(uri), 0o644))
+	// More parts that do not map than a report lists (1000 by default).
+	var many strings.Builder
+	many.WriteString("Content-Type: multipart/mixed; boundary=b\r\n\r\n")
+	for range 1002 {
+		many.WriteString("--b\r\nContent-Type: x\r\n\r\n\r\n")
+	}
+	many.WriteString("--b--\r\n")
+	const controlled = "Content-Type: application/xml; URI-body=\"http://x.test/a\"\r\n\r\nx"
 
 	cases := []struct {
 		name   string
@@ -40,6 +48,10 @@ func TestMailCommand(t *testing.T) {
 		{"strict parsing refuses unquoted values", "Content-Type: text/plain; name=a@b.txt\r\n\r\nx", []string{"-strict-parsing"}, 1, "Content-Type: text/plain; name=a@b.txt\r\n\r\nx", "top: mapping"},
 		{"a problem", "Content-Type: text\r\n\r\nx", nil, 1, "Content-Type: text\r\n\r\nx", "cturi mail: offset 0: mailhdr: top: mapping"},
 		{"a body left unexamined going to Content-Types", "Content-Type: multipart/mixed; boundary=\"b\r\n\r\n--b\r\nContent-Type: a:b\r\n\r\nx\r\n--b--\r\n", []string{"-to", "ct"}, 1, "Content-Type: multipart/mixed; boundary=\"b\r\n\r\n--b\r\nContent-Type: a:b\r\n\r\nx\r\n--b--\r\n", "top: mapping: Content-Type does not parse"},
+		{"-strict-uri", msg, []string{"-strict-uri"}, 0, strings.Replace(uri, `"us-ascii"`, "%22us-ascii%22", 1), ""},
+		{"the controlled mapping", controlled, nil, 0, "Content-Type: http://x.test/a?MIME-type=\"application/xml\"\r\n\r\nx", ""},
+		{"-no-controlled refuses it", controlled, []string{"-no-controlled"}, 1, controlled, "cturi mail: offset 0: mailhdr: top: mapping"},
+		{"problems past the report's limit are counted", many.String(), nil, 1, strings.Replace(many.String(), "multipart/mixed; boundary=b", `ContentType:multipart/mixed?boundary="b"`, 1), "cturi mail: 2 more problems not listed\n"},
 		{"bad direction", msg, []string{"-to", "auto"}, 2, "", "unknown target"},
 		{"two files", msg, []string{file, file}, 2, "", "at most one FILE"},
 		{"missing file", "", []string{filepath.Join(t.TempDir(), "none.eml")}, 1, "", "no such file"},
@@ -94,6 +106,25 @@ func TestMailCommandSpellings(t *testing.T) {
 			assert.Equal(t, exitFailed, code)
 			assert.Regexp(t, `ERROR:(syntax|relative-uri)\n$`, out.String())
 			assert.Contains(t, errs.String(), `"mail"`)
+		})
+	}
+}
+
+// TestMailOutputFails: an error writing standard output is reported and
+// the exit status is 1, whatever else the message held.
+func TestMailOutputFails(t *testing.T) {
+	for _, tt := range []struct {
+		name, stdin string
+	}{
+		{"a message that rewrites", "Content-Type: text/plain\r\n\r\nx"},
+		{"a message with nothing to rewrite", "Subject: x\r\n\r\nx"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var errs bytes.Buffer
+			code := run([]string{"mail"}, strings.NewReader(tt.stdin), &failingWriter{}, &errs)
+			assert.Equal(t, exitFailed, code)
+			assert.Contains(t, errs.String(), "no space left on device")
+			assert.True(t, strings.HasPrefix(errs.String(), "cturi mail: "), "%s", errs.String())
 		})
 	}
 }

@@ -42,6 +42,8 @@ func TestCLI(t *testing.T) {
 		{"a final CR without LF is a line ending too", nil, "image/JPEG\r", "ContentType:image/jpeg\n", "", exitOK},
 		{"a lone CR is an empty value", nil, "\r", "ERROR:syntax\n", `line 1: ""`, exitFailed},
 		{"a CR inside a value stays", nil, "image/JPEG\rx\n", "ERROR:ctl\n", "0x0D", exitFailed},
+		{"only the last CR before LF goes", nil, "image/JPEG\r\r\n", "ERROR:ctl\n", "0x0D", exitFailed},
+		{"only the last CR at the end goes", nil, "image/JPEG\r\r", "ERROR:ctl\n", "0x0D", exitFailed},
 		{"the word mail after -- is a value", []string{"--", "mail"}, "", "ERROR:syntax\n", `"mail"`, exitFailed},
 		{"mail on standard input", nil, "mail\n", "ERROR:syntax\n", `line 1: "mail"`, exitFailed},
 		{"a value starting with '-', after --", []string{"--", "-x/y"}, "", "ContentType:-x/y\n", "", exitOK},
@@ -383,4 +385,114 @@ func TestStopsWhenFlushBeforeWaitingFails(t *testing.T) {
 	assert.Equal(t, 1, in.reads, "read on after the output failed")
 	assert.Equal(t, 1, out.writes, "nothing is written after the first failure")
 	assert.Equal(t, "cturi: writing standard output: no space left on device\n", errs.String())
+}
+
+// errAfter gives data, then fails with err: a standard input that breaks.
+type errAfter struct {
+	data string
+	err  error
+}
+
+func (r *errAfter) Read(p []byte) (int, error) {
+	if r.data == "" {
+		return 0, r.err
+	}
+	n := copy(p, r.data)
+	r.data = r.data[n:]
+	return n, nil
+}
+
+// TestReadErrorFails: an error reading standard input is reported and
+// makes the exit status 1, after the answers to the lines before it; a
+// line cut short by the error is not mapped.
+func TestReadErrorFails(t *testing.T) {
+	for _, tt := range []struct {
+		name, data, out string
+		args            []string
+	}{
+		{"after a whole line", "image/png\n", "ContentType:image/png\n", nil},
+		{"in the middle of a line", "image/png\nimage/g", "ContentType:image/png\n", nil},
+		{"at once", "", "", nil},
+		{"json", "image/png\n", `{"input":"image/png","direction":"to-uri","output":"ContentType:image/png","kind":"","error":""}` + "\n", []string{"-json"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errs bytes.Buffer
+			code := run(tt.args, &errAfter{data: tt.data, err: errors.New("input/output error")}, &out, &errs)
+			assert.Equal(t, exitFailed, code)
+			assert.Equal(t, tt.out, out.String())
+			assert.Equal(t, "cturi: reading standard input: input/output error\n", errs.String())
+		})
+	}
+}
+
+// TestStopsWhenOutputFailsWithArguments: with values as arguments too,
+// cturi maps none after the first error writing standard output (no
+// message for a later failure).
+func TestStopsWhenOutputFailsWithArguments(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		args []string
+	}{
+		{"plain", []string{"text", "x/", "y/", "z/"}},
+		{"json", []string{"-json", "text", "x/", "y/", "z/"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out := &failingWriter{}
+			var errs bytes.Buffer
+			code := run(tt.args, strings.NewReader(""), out, &errs)
+			assert.Equal(t, exitFailed, code)
+			assert.Equal(t, 1, out.writes, "nothing is written after the first failure")
+			// The answer for "text" fails to go out before the message for
+			// "x/"; nothing is mapped after that.
+			assert.Contains(t, errs.String(), `"x/"`)
+			assert.NotContains(t, errs.String(), `"y/"`)
+			assert.NotContains(t, errs.String(), `"z/"`)
+			assert.True(t, strings.HasSuffix(errs.String(), "cturi: writing standard output: no space left on device\n"), "%s", errs.String())
+		})
+	}
+}
+
+// TestCLIJSONLongLine: a value over the line limit is reported in JSON
+// with its direction under -to auto, the kind that direction gives, its
+// first 64 bytes followed by "...", no output, and the message.
+func TestCLIJSONLongLine(t *testing.T) {
+	for _, tt := range []struct {
+		name, value, direction, kind string
+	}{
+		{"a URI", "http://x.test/" + strings.Repeat("a", maxLineSize), "to-ct", "invalid-uri"},
+		{"a Content-Type", "text/plain; a=\"" + strings.Repeat("x", maxLineSize) + "\"", "to-uri", "syntax"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errs, code := runCLI(t, tt.value+"\nimage/png\n", "-json")
+			assert.Equal(t, exitFailed, code)
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			require.Len(t, lines, 2)
+			var r result
+			require.NoError(t, json.Unmarshal([]byte(lines[0]), &r))
+			assert.Equal(t, result{
+				Input:     tt.value[:64] + "...",
+				Direction: tt.direction,
+				Kind:      tt.kind,
+				Error:     fmt.Sprintf("value longer than %d bytes, not mapped", maxLineSize),
+			}, r)
+			assert.Contains(t, lines[0], `"output":""`)
+			assert.Equal(t, `{"input":"image/png","direction":"to-uri","output":"ContentType:image/png","kind":"","error":""}`, lines[1])
+			assert.Contains(t, errs, "line 1: ")
+		})
+	}
+}
+
+// TestCLIJSONVerbatim: JSON output keeps '<', '>' and '&' as they are
+// (no \u003c escapes), so that it reads, and greps, like the plain output.
+func TestCLIJSONVerbatim(t *testing.T) {
+	for _, tt := range []struct {
+		value, want string
+	}{
+		{`text/plain; a="<&>"`, `{"input":"text/plain; a=\"<&>\"","direction":"to-uri","output":"ContentType:text/plain?a=\"%3C%26%3E\"","kind":"","error":""}`},
+		{"mailto:a@b?x=1&y=2", `{"input":"mailto:a@b?x=1&y=2","direction":"to-ct","output":"application/uri.mailto%3Aa%40b; x=\"1\"; y=\"2\"","kind":"","error":""}`},
+	} {
+		out, errs, code := runCLI(t, "", "-json", tt.value)
+		assert.Equal(t, exitOK, code, errs)
+		assert.Equal(t, tt.want+"\n", out)
+	}
 }

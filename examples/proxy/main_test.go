@@ -182,3 +182,35 @@ func TestIdleConnectionCloses(t *testing.T) {
 	_, err = br.ReadByte()
 	assert.ErrorIs(t, err, io.EOF, "the idle connection was kept open")
 }
+
+// The demo backend keeps 100 documents (507 for the next one) and answers
+// 404 for an id it does not have, 0 included.
+func TestBackendDocuments(t *testing.T) {
+	b := newBackend()
+	do := func(method, path string, body io.Reader) int {
+		req := httptest.NewRequest(method, path, body)
+		req.Header.Set("Content-Type", labelPerson)
+		w := httptest.NewRecorder()
+		b.ServeHTTP(w, req)
+		return w.Code
+	}
+	for i := 1; i <= maxDocuments; i++ {
+		require.Equal(t, http.StatusCreated, do(http.MethodPost, "/documents", strings.NewReader("x")), "document %d", i)
+	}
+	assert.Equal(t, http.StatusInsufficientStorage, do(http.MethodPost, "/documents", strings.NewReader("x")))
+
+	tests := []struct {
+		path string
+		code int
+	}{
+		{"/documents/1", http.StatusOK},
+		{"/documents/100", http.StatusOK},
+		{"/documents/101", http.StatusNotFound},
+		{"/documents/0", http.StatusNotFound},
+		{"/documents/-1", http.StatusNotFound},
+		{"/documents/x", http.StatusNotFound},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.code, do(http.MethodGet, tt.path, nil), tt.path)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -243,4 +244,66 @@ func TestPageScript(t *testing.T) {
 
 	assert.Equal(t, cell{"the request failed (connection refused)", "err"}, get(3, "detected"))
 	cleared(3)
+}
+
+// GET /api/map maps labels of up to 4096 bytes (413 past that) and wants
+// a query that parses whole: a pair it would drop is a 400, even beside a
+// label.
+func TestMapAPIRequests(t *testing.T) {
+	srv := httptest.NewServer(newHandler(io.Discard))
+	defer srv.Close()
+	label := func(n int) string {
+		return "text/plain; a=\"" + strings.Repeat("x", n-len("text/plain; a=\"\"")) + "\""
+	}
+	tests := []struct {
+		name, query string
+		code        int
+	}{
+		{"a label of 4096 bytes", "label=" + url.QueryEscape(label(maxLabel)), http.StatusOK},
+		{"a label of 4097 bytes", "label=" + url.QueryEscape(label(maxLabel+1)), http.StatusRequestEntityTooLarge},
+		{"no label", "", http.StatusBadRequest},
+		{"a pair with a raw ';' beside the label", "x=a;b&label=text/plain", http.StatusBadRequest},
+		{"a bad escape beside the label", "label=text/plain&x=%zz", http.StatusBadRequest},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := srv.Client().Get(srv.URL + "/api/map?" + tt.query)
+			require.NoError(t, err)
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			assert.Equal(t, tt.code, res.StatusCode, "%.200s", body)
+			if tt.code == http.StatusOK {
+				var m mapResponse
+				require.NoError(t, json.Unmarshal(body, &m))
+				assert.Len(t, m.Input, maxLabel)
+			}
+		})
+	}
+}
+
+// An idle keep-alive connection to the server is closed after idleTimeout.
+func TestIdleConnectionCloses(t *testing.T) {
+	defer func(d time.Duration) { idleTimeout = d }(idleTimeout)
+	idleTimeout = 300 * time.Millisecond
+	base, stop := servertest.Start(t, func(ctx context.Context, stdout io.Writer) error {
+		return run(ctx, "127.0.0.1:0", stdout, io.Discard)
+	})
+	defer stop()
+
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = io.WriteString(conn, "GET /xmlenc HTTP/1.1\r\nHost: x\r\n\r\n")
+	require.NoError(t, err)
+	br := bufio.NewReader(conn)
+	res, err := http.ReadResponse(br, nil)
+	require.NoError(t, err)
+	_, _ = io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	assert.Equal(t, http.StatusOK, res.StatusCode)
+
+	// Then nothing: the server closes the connection.
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(5*time.Second)))
+	_, err = br.ReadByte()
+	assert.ErrorIs(t, err, io.EOF, "the idle connection was kept open")
 }

@@ -2,6 +2,7 @@ package proxybody
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -124,5 +125,35 @@ func TestGuardLeavesOtherBodies(t *testing.T) {
 		out := &http.Request{Body: tt.body, ContentLength: tt.n}
 		Guard(out)
 		assert.Equal(t, tt.body, out.Body, tt.name)
+	}
+}
+
+// Past the declared length only http.ErrBodyReadAfterClose (wrapped or
+// not) becomes the end of the body; any other error still reaches the
+// transport, which fails the request.
+func TestGuardMapsOnlyReadAfterClose(t *testing.T) {
+	boom := errors.New("boom")
+	tests := []struct {
+		name string
+		err  error
+		want error
+	}{
+		{"closed by the server", http.ErrBodyReadAfterClose, io.EOF},
+		{"closed, wrapped", fmt.Errorf("reading: %w", http.ErrBodyReadAfterClose), io.EOF},
+		{"another error", boom, boom},
+		{"an unexpected EOF", io.ErrUnexpectedEOF, io.ErrUnexpectedEOF},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := &http.Request{Body: io.NopCloser(io.MultiReader(strings.NewReader("hello"), iotest.ErrReader(tt.err))), ContentLength: 5}
+			Guard(out)
+			got := make([]byte, 5)
+			_, err := io.ReadFull(out.Body, got)
+			require.NoError(t, err)
+			assert.Equal(t, "hello", string(got))
+			n, err := out.Body.Read(make([]byte, 1))
+			assert.Equal(t, 0, n)
+			assert.Equal(t, tt.want, err)
+		})
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 
 	"github.com/cturi/cturi/mailhdr"
 	"github.com/emersion/go-smtp"
@@ -101,6 +102,7 @@ func TestSMTPDeliverFailure(t *testing.T) {
 	se, ok := errors.AsType[*smtp.SMTPError](err)
 	require.True(t, ok, "%v", err)
 	assert.Equal(t, 451, se.Code)
+	assert.Equal(t, smtp.EnhancedCode{4, 3, 0}, se.EnhancedCode, "a transient system failure, as the code says")
 	assert.True(t, se.Temporary())
 	assert.NotContains(t, se.Message, dead)
 	require.Len(t, logged, 1)
@@ -132,11 +134,48 @@ func TestDeliveryReplyCodes(t *testing.T) {
 		assert.Equal(t, "hop says no", se.Message)
 	}
 
-	small := serve(t, &Backend{Deliver: WriterDeliver(io.Discard)}, func(s *smtp.Server) { s.MaxMessageBytes = 16 })
-	err := send(t, small, []string{"b@example.net"})
-	se, ok := errors.AsType[*smtp.SMTPError](err)
-	require.True(t, ok, "%v", err)
-	assert.Equal(t, 552, se.Code)
+	// The limit holds also when Deliver stops reading before it: the
+	// rest of the message is read, and counted, before the reply.
+	for _, tt := range []struct {
+		name    string
+		deliver Deliver
+	}{
+		{"Deliver reads it all", WriterDeliver(io.Discard)},
+		{"Deliver stops early", func(_ string, _ []string, r io.Reader) error {
+			_, err := io.ReadFull(r, make([]byte, 4))
+			return err
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			small := serve(t, &Backend{Deliver: tt.deliver}, func(s *smtp.Server) { s.MaxMessageBytes = 16 })
+			err := send(t, small, []string{"b@example.net"})
+			se, ok := errors.AsType[*smtp.SMTPError](err)
+			require.True(t, ok, "%v", err)
+			assert.Equal(t, 552, se.Code)
+		})
+	}
+}
+
+// TestDirDeliverFailure: a message that cannot be read to its end leaves
+// no file behind, complete or partial, and the error reaches the caller.
+func TestDirDeliverFailure(t *testing.T) {
+	boom := errors.New("connection reset")
+	for _, tt := range []struct {
+		name string
+		msg  io.Reader
+	}{
+		{"at once", iotest.ErrReader(boom)},
+		{"after part of the message", io.MultiReader(strings.NewReader("Subject: x\r\n"), iotest.ErrReader(boom))},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			err := DirDeliver(dir)("a@example.com", []string{"b@example.net"}, tt.msg)
+			assert.ErrorIs(t, err, boom)
+			left, err := os.ReadDir(dir)
+			require.NoError(t, err)
+			assert.Empty(t, left)
+		})
+	}
 }
 
 // TestLogOmittedProblems: Logf hears of every problem the rewrite
@@ -157,6 +196,11 @@ func TestLogOmittedProblems(t *testing.T) {
 		{"one listed", 1, []string{
 			"message from a@example.com: mailhdr: 1: mapping",
 			"message from a@example.com: 2 more problems not listed",
+		}},
+		{"two listed", 2, []string{
+			"message from a@example.com: mailhdr: 1: mapping",
+			"message from a@example.com: mailhdr: 2: mapping",
+			"message from a@example.com: 1 more problems not listed",
 		}},
 	}
 	for _, tc := range cases {

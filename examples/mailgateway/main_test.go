@@ -1,0 +1,141 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cturi/cturi/examples/mailgateway/relay"
+	"github.com/cturi/cturi/internal/servertest"
+	"github.com/cturi/cturi/mailhdr"
+	"github.com/emersion/go-smtp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	msg       = "Subject: x\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\nhi\r\n"
+	rewritten = "Subject: x\r\nContent-Type: ContentType:text/plain?charset=\"us-ascii\"\r\n\r\nhi\r\n"
+)
+
+// gateway builds the command once per test and starts it with args on a
+// free port of 127.0.0.1; it returns the address it listens on and what
+// it writes to standard output.
+func gateway(t *testing.T, args ...string) (addr string, stdout *servertest.SyncBuffer) {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "mailgateway")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+
+	cmd := exec.Command(bin, append([]string{"-listen", "127.0.0.1:0"}, args...)...)
+	stdout = &servertest.SyncBuffer{}
+	cmd.Stdout = stdout
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	listening := regexp.MustCompile(`listening on (\S+)`)
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := listening.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+			}
+		}
+	}()
+	select {
+	case addr = <-found:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the gateway did not say where it listens")
+	}
+	return addr, stdout
+}
+
+func send(t *testing.T, addr string) error {
+	t.Helper()
+	c, err := smtp.Dial(addr)
+	require.NoError(t, err)
+	defer c.Close()
+	return c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(msg))
+}
+
+// TestGateway: the command delivers each rewritten message to the next hop
+// given by -next, else into the folder given by -dir, else to standard
+// output, and refuses one over -max-message-bytes with 552.
+func TestGateway(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	var hopGot servertest.SyncBuffer
+	hop := func(t *testing.T) string {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		s := smtp.NewServer(&relay.Backend{Options: mailhdr.Options{To: mailhdr.ToURI}, Deliver: relay.WriterDeliver(&hopGot)})
+		s.Domain = "localhost"
+		go s.Serve(l)
+		t.Cleanup(func() { s.Close() })
+		return l.Addr().String()
+	}
+	readDir := func(dir string) string {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.eml"))
+		if len(files) != 1 {
+			return ""
+		}
+		b, _ := os.ReadFile(files[0])
+		return string(b)
+	}
+	header := "=== message from <a@example.com> to [\"b@example.net\"]\n"
+	tests := []struct {
+		name      string
+		args      func(t *testing.T, dir string) []string
+		code      int // 0: accepted
+		delivered func(stdout, dir string) string
+	}{
+		{"to standard output", func(*testing.T, string) []string { return nil }, 0,
+			func(stdout, _ string) string { return stdout }},
+		{"into -dir", func(_ *testing.T, dir string) []string { return []string{"-dir", dir} }, 0,
+			func(_, dir string) string { return header + readDir(dir) }},
+		{"to -next, before -dir", func(t *testing.T, dir string) []string { return []string{"-next", hop(t), "-dir", dir} }, 0,
+			func(string, string) string { return hopGot.String() }},
+		// (Into a folder: to standard output, a message refused for its
+		// size is already in part written when the limit is reached.)
+		{"over -max-message-bytes", func(_ *testing.T, dir string) []string { return []string{"-max-message-bytes", "16", "-dir", dir} }, 552,
+			func(_, dir string) string { return readDir(dir) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			addr, stdout := gateway(t, tt.args(t, dir)...)
+			err := send(t, addr)
+			if tt.code != 0 {
+				var se *smtp.SMTPError
+				require.True(t, errors.As(err, &se), "%v", err)
+				assert.Equal(t, tt.code, se.Code)
+				assert.Empty(t, tt.delivered(stdout.String(), dir))
+				return
+			}
+			require.NoError(t, err)
+			// Standard output reaches the test through a pipe.
+			assert.Eventually(t, func() bool { return tt.delivered(stdout.String(), dir) == header+rewritten }, 10*time.Second, 10*time.Millisecond,
+				"delivered %q", tt.delivered(stdout.String(), dir))
+			if tt.name != "into -dir" {
+				assert.Empty(t, readDir(dir), "written into -dir as well")
+			}
+			if tt.name != "to standard output" {
+				assert.Empty(t, stdout.String(), "written to standard output as well")
+			}
+		})
+	}
+}
