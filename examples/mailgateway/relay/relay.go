@@ -110,7 +110,9 @@ func (s *session) Logout() error { return nil }
 
 // SMTPDeliver returns a Deliver that sends each message to the SMTP
 // server at addr (host:port), without TLS: a next hop on a trusted
-// network, or on 127.0.0.1.
+// network, or on 127.0.0.1. The message is delivered once the hop has
+// accepted it at the end of DATA; a QUIT that fails after that is not a
+// failure.
 func SMTPDeliver(addr string) Deliver {
 	return func(from string, to []string, msg io.Reader) error {
 		c, err := smtp.Dial(addr)
@@ -121,7 +123,11 @@ func SMTPDeliver(addr string) Deliver {
 		if err := c.SendMail(from, to, msg); err != nil {
 			return err
 		}
-		return c.Quit()
+		// The hop took responsibility for the message with its reply to
+		// the end of DATA (RFC 5321 §4.1.1.4). Failing now would have the
+		// sender try again and the hop receive the message twice.
+		_ = c.Quit()
+		return nil
 	}
 }
 
@@ -151,7 +157,10 @@ func DirDeliver(dir string) Deliver {
 
 // WriterDeliver returns a Deliver that writes each message to w, after
 // a line "=== message from <from> to ["to1" "to2"]" (the recipients
-// Go-quoted), one message at a time.
+// Go-quoted), one message at a time. The message is streamed, so one
+// refused part-way (over the size limit, or cut off by the sender) has
+// been written in part: a line "=== message from <from> cut short: ERROR,
+// not accepted" (on a line of its own) then says so.
 func WriterDeliver(w io.Writer) Deliver {
 	var mu sync.Mutex
 	return func(from string, to []string, msg io.Reader) error {
@@ -161,6 +170,9 @@ func WriterDeliver(w io.Writer) Deliver {
 			return err
 		}
 		_, err := io.Copy(w, msg)
+		if err != nil {
+			_, _ = fmt.Fprintf(w, "\n=== message from <%s> cut short: %v, not accepted\n", from, err)
+		}
 		return err
 	}
 }

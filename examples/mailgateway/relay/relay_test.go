@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/cturi/cturi/internal/servertest"
 	"github.com/cturi/cturi/mailhdr"
 	"github.com/emersion/go-smtp"
 	"github.com/stretchr/testify/assert"
@@ -228,4 +230,87 @@ func TestLogOmittedProblems(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A message refused part-way is marked as such after what was written of
+// it: over the size limit (go-smtp's 552 reaches the sender) or cut off.
+func TestWriterDeliverCutShort(t *testing.T) {
+	t.Run("over the size limit", func(t *testing.T) {
+		var out servertest.SyncBuffer
+		addr := serve(t, &Backend{Deliver: WriterDeliver(&out)}, func(s *smtp.Server) { s.MaxMessageBytes = 16 })
+		err := send(t, addr, []string{"b@example.net"})
+		se, ok := errors.AsType[*smtp.SMTPError](err)
+		require.True(t, ok, "%v", err)
+		assert.Equal(t, 552, se.Code)
+		got := out.String()
+		assert.True(t, strings.HasPrefix(got, "=== message from <a@example.com> to [\"b@example.net\"]\n"), "%q", got)
+		assert.Regexp(t, `\n=== message from <a@example.com> cut short: .*[Mm]aximum message size.*, not accepted\n$`, got)
+	})
+	t.Run("read error", func(t *testing.T) {
+		var out bytes.Buffer
+		broken := errors.New("connection reset")
+		err := WriterDeliver(&out)("a@example.com", []string{"b@example.net"},
+			io.MultiReader(strings.NewReader("Subject: x"), iotest.ErrReader(broken)))
+		assert.ErrorIs(t, err, broken)
+		assert.Equal(t, "=== message from <a@example.com> to [\"b@example.net\"]\nSubject: x\n"+
+			"=== message from <a@example.com> cut short: connection reset, not accepted\n", out.String())
+	})
+}
+
+// quitDroppingHop is a next hop that accepts the message at the end of
+// DATA and then closes the connection instead of answering QUIT. It
+// returns its address and the message it accepted, once it has.
+func quitDroppingHop(t *testing.T) (string, <-chan string) {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { l.Close() })
+	accepted := make(chan string, 1)
+	go func() {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		r := bufio.NewReader(c)
+		fmt.Fprint(c, "220 hop ready\r\n")
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				return
+			}
+			switch cmd := strings.ToUpper(strings.TrimSpace(line)); {
+			case strings.HasPrefix(cmd, "DATA"):
+				fmt.Fprint(c, "354 go on\r\n")
+				var body strings.Builder
+				for {
+					l, err := r.ReadString('\n')
+					if err != nil {
+						return
+					}
+					if l == ".\r\n" {
+						break
+					}
+					body.WriteString(l)
+				}
+				fmt.Fprint(c, "250 accepted\r\n")
+				accepted <- body.String()
+			case strings.HasPrefix(cmd, "QUIT"):
+				return // no reply: the connection just closes
+			default:
+				fmt.Fprint(c, "250 ok\r\n")
+			}
+		}
+	}()
+	return l.Addr().String(), accepted
+}
+
+// TestSMTPDeliverQuitFails: a hop that accepted the message has it; a QUIT
+// that fails afterwards does not make the delivery fail (the sender
+// would try again and the hop get the message twice).
+func TestSMTPDeliverQuitFails(t *testing.T) {
+	hop, accepted := quitDroppingHop(t)
+	err := SMTPDeliver(hop)("a@example.com", []string{"b@example.net"}, strings.NewReader(msg))
+	require.NoError(t, err)
+	assert.Equal(t, msg, <-accepted)
 }
