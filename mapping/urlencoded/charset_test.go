@@ -195,3 +195,31 @@ func TestGBKDecodesAsGB18030(t *testing.T) {
 		assert.ErrorIs(t, err, ErrUndecodable, cs)
 	}
 }
+
+// TestBOMIsACharacter: a leading byte order mark is neither interpreted
+// nor dropped: DecodeFirst writes it as U+FEFF (%EF%BB%BF), as Decode and
+// DecodeLegacy keep it in the first name (seed 002 §11).
+func TestBOMIsACharacter(t *testing.T) {
+	for _, tt := range []struct {
+		charset, text, want string
+	}{
+		{"", "\xEF\xBB\xBFa", "%EF%BB%BFa"},
+		{"utf-8", "\xEF\xBB\xBFa", "%EF%BB%BFa"},
+		{"UTF8", "a\xEF\xBB\xBF", "a%EF%BB%BF"},
+		{"utf-16le", "\xFF\xFEa\x00", "%EF%BB%BFa"},
+		{"utf-16be", "\xFE\xFF\x00a", "%EF%BB%BFa"},
+		{"utf-16be", "\xFF\xFE\x00a", "%EF%BF%BEa"}, // the other order is U+FFFE, not a BOM
+	} {
+		got, err := EscapeCharset([]byte(tt.text), tt.charset, DecodeFirst, mapping.Unreserved)
+		require.NoError(t, err, "%s %q", tt.charset, tt.text)
+		assert.Equal(t, tt.want, got, "%s %q", tt.charset, tt.text)
+		got, err = EscapeCharset([]byte(tt.text), tt.charset, Opaque, mapping.Unreserved)
+		require.NoError(t, err)
+		assert.Equal(t, mapping.Escape(tt.text, mapping.Unreserved), got, "Opaque: %s %q", tt.charset, tt.text)
+	}
+	for _, cs := range []string{"", "utf-8"} {
+		d, err := Decoder{LegacyCharset: cs}.DecodeLegacy("%EF%BB%BFa=1&\uFEFFb=2")
+		require.NoError(t, err, cs)
+		assert.Equal(t, DataSet{def("\uFEFFa", "1"), def("\uFEFFb", "2")}, d, cs)
+	}
+}

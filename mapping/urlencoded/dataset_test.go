@@ -53,6 +53,11 @@ func TestValidate(t *testing.T) {
 	assert.Equal(t, 1, e.Index)
 	assert.Contains(t, err.Error(), "value of pair 1")
 
+	// A valid U+FFFD is a character, not the invalid octet.
+	err = DataSet{def("r", "\uFFFD\xff")}.Validate()
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, 3, e.Offset)
+
 	err = DataSet{def("\xed\xa0\x80", "")}.Validate()
 	require.ErrorAs(t, err, &e)
 	assert.Equal(t, 0, e.Offset)

@@ -34,6 +34,7 @@ func TestDecode(t *testing.T) {
 			DataSet{def("p", "%;q=%4;r=%zz;s=100%")}, false},
 		{"one level only", "x=%2541", DataSet{def("x", "%41")}, nil, true},
 		{"lower-case hex", "%c3%b6=%e2%82%ac", DataSet{def("ö", "€")}, nil, true},
+		{"lower-case a-f, every digit", "%2f%7e%5b%5d%7c=%ef%bf%bd%3a%3b%3c%3d", DataSet{def("/~[]|", "\uFFFD:;<=")}, nil, true},
 		{"raw UTF-8", "Chevron3=Boötes", DataSet{def("Chevron3", "Boötes")}, nil, true},
 		{"raw and encoded octets form one character", "x=%C3\xB6&y=\xC3%B6", DataSet{def("x", "ö"), def("y", "ö")}, nil, true},
 		{"NUL, CR, LF are data", "a=\x00%00\r%0A", DataSet{def("a", "\x00\x00\r\n")}, nil, true},
@@ -78,6 +79,12 @@ func TestDecodeBadUTF8(t *testing.T) {
 		{"ab%41%42%C3%41", 8, 0, "name"},       // after decoded ASCII
 		{"k=%C3%B6%C3+", 8, 0, "value"},        // valid character first
 		{"k=%C3%B6\xE2\x82%41", 8, 0, "value"}, // mixed
+		{"a=%80", 2, 0, "value"},               // lone continuation octet 0x80, the lowest non-ASCII one
+		{"%80", 0, 0, "name"},
+		{"a=%zz%FF", 5, 0, "value"},        // a '%' that starts no triplet is one octet
+		{"a=100%%C3", 6, 0, "value"},       // ... also right before a triplet
+		{"a=%EF%BF%BD%FF", 11, 0, "value"}, // after a valid U+FFFD
+		{"a=\uFFFD\xff", 5, 0, "value"},
 	}
 	for _, tt := range tests {
 		for name, decode := range map[string]func(string) (DataSet, error){"Decode": Decode, "DecodeLegacy": DecodeLegacy} {
@@ -138,6 +145,10 @@ func TestDecodeAllocations(t *testing.T) {
 		{"", 0},
 		{"a=1;b=2&c=Boötes;d;e=", 1},
 		{"q=a+b;url=http%3A%2F%2Fx.test%2F;lang=de;x=%C3%B6;y=+", 2},
+		// The buffer is sized once for the rest of the input from the first
+		// text that needs decoding, that text included: no regrowth.
+		{"k=" + strings.Repeat("+", 64), 2},
+		{"k=" + strings.Repeat("%41", 30) + ";z=" + strings.Repeat("+", 30), 2},
 	} {
 		allocs := testing.AllocsPerRun(100, func() {
 			if _, err := Decode(tt.in); err != nil {
@@ -166,6 +177,8 @@ func TestDecodeLegacyCharset(t *testing.T) {
 		{"iso-2022-jp", "q=" + mapping.Escape(jis, mapping.Unreserved), DataSet{def("q", "今日は")}},
 		{"utf-8", "q=%E4%BB%8A", DataSet{def("q", "今")}},
 		{" UTF8 ", "q=%E4%BB%8A", DataSet{def("q", "今")}},
+		{"windows-1252", "a+b=c+d&e=+", DataSet{def("a b", "c d"), def("e", " ")}}, // '+' without any '%'
+		{"shift_jis", "q=+", DataSet{def("q", " ")}},
 	}
 	for _, tt := range tests {
 		got, err := Decoder{LegacyCharset: tt.charset}.DecodeLegacy(tt.in)
@@ -218,6 +231,9 @@ func TestErrorKinds(t *testing.T) {
 		assert.NotContains(t, k.String(), "Kind(")
 	}
 	assert.Equal(t, "Kind(99)", Kind(99).String())
+	assert.Equal(t, "Kind(0)", Kind(0).String())
+	assert.Equal(t, "Kind(8)", (KindBadArgument + 1).String(), "the first kind past the last")
+	assert.Nil(t, (&Error{Kind: KindBadArgument + 1}).Unwrap())
 	assert.Nil(t, (&Error{Kind: 99}).Unwrap())
 }
 

@@ -2,6 +2,7 @@ package urlencoded
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -78,6 +79,37 @@ func TestFilterMemory(t *testing.T) {
 			require.Equal(t, DataSet{def("b", "2")}, got)
 		})
 		assert.LessOrEqual(t, allocs, 6.0, "%d names", size+1)
+	}
+}
+
+// TestFilterRepeatedNames: a name the fragment lists many times marks its
+// pairs once; memory stays bounded by the data set however often a name
+// repeats, also once the lookups go through pairIndex's map.
+func TestFilterRepeatedNames(t *testing.T) {
+	const pairs, repeats = 1000, 2000
+	d := make(DataSet, 0, pairs+1)
+	for i := range pairs {
+		d = append(d, def("a", fmt.Sprint(i)))
+	}
+	d = append(d, def("b", "x"))
+	for _, fragment := range []string{
+		strings.Repeat("a,", repeats) + "zz",
+		"z1,z2,z3,z4,z5,z6,z7,z8,z9," + strings.Repeat("a,", repeats) + "b",
+	} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		got, err := d.Filter(fragment)
+		runtime.ReadMemStats(&after)
+		require.NoError(t, err)
+		want := d[:pairs]
+		if strings.HasSuffix(fragment, "b") {
+			want = d
+		}
+		assert.Equal(t, want, got)
+		// The result and the marks take about 41 bytes a pair; a
+		// quadratic count of marks would ask for ~80 MB.
+		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "bytes allocated by Filter")
 	}
 }
 
