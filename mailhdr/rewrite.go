@@ -27,9 +27,9 @@ import (
 // Content-Type that was not rewritten and each part of the message that
 // was passed through unexamined, and why. The error is a read or write
 // error only; the Report then covers the input read so far, and after a
-// read error dst has the output of that input (as a Reader returns it:
-// all but a Content-Type or Content-Transfer-Encoding field still being
-// read).
+// read error dst has the output of that input, as a Reader returns it (a
+// Content-Type field still being read, which might have gone on, as it
+// was read).
 //
 // Memory does not depend on the size of the message: bodies are copied
 // through a 64 KiB buffer, and only Content-Type and

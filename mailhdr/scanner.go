@@ -102,11 +102,19 @@ func (s *scanner) step() error {
 	if s.err != nil {
 		return s.err
 	}
-	if err == io.EOF {
+	switch {
+	case err == io.EOF:
 		s.finish()
 		if s.err != nil {
 			return s.err
 		}
+	case err != nil:
+		// A read error ends the message where it stands: a field still
+		// held (it might have gone on) goes out as it was read, so the
+		// output has every octet of the input read so far.
+		s.write(s.field)
+		s.field = s.field[:0]
+		s.h.field = fieldNone
 	}
 	return err
 }

@@ -169,10 +169,15 @@ func TestReaderPassesReadErrors(t *testing.T) {
 // io.Copy would leave it, and the Report covers it.
 func TestRewriteWritesWhatItReadBeforeAnError(t *testing.T) {
 	boom := io.ErrUnexpectedEOF
-	cases := []struct{ name, in string }{
-		{"in the body", "Subject: x\r\nContent-Type: text/plain\r\n\r\nbody line\r\n"},
-		{"in the header", "Subject: x\r\nContent-Type: text/plain\r\n"},
-		{"in a part", "Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\npart\r\n"},
+	// tail is what the output must end with: the input after the last
+	// thing that may have been rewritten, as it was read.
+	cases := []struct{ name, in, tail string }{
+		{"in the body", "Subject: x\r\nContent-Type: text/plain\r\n\r\nbody line\r\n", "\r\n\r\nbody line\r\n"},
+		{"in the header", "Subject: x\r\nContent-Type: text/plain\r\n", "Subject: x\r\nContent-Type: text/plain\r\n"},
+		{"in a part", "Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\npart\r\n", "\r\n\r\npart\r\n"},
+		{"in a Content-Type line", "Subject: x\r\nContent-Type: text/pl", "Subject: x\r\nContent-Type: text/pl"},
+		{"in a Content-Transfer-Encoding field", "Subject: x\r\nContent-Transfer-Encoding: 7bit\r\n", "Subject: x\r\nContent-Transfer-Encoding: 7bit\r\n"},
+		{"in a part's Content-Type", "Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain;\r\n charset=us-ascii\r\n", "\r\n\r\n--b\r\nContent-Type: text/plain;\r\n charset=us-ascii\r\n"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -187,6 +192,9 @@ func TestRewriteWritesWhatItReadBeforeAnError(t *testing.T) {
 			require.ErrorIs(t, err, boom)
 			assert.Equal(t, string(want), out.String())
 			assert.Equal(t, r.Report(), rep)
+			// Every octet read comes out; a field the error cut off (it
+			// might have gone on) as it was read.
+			assert.True(t, strings.HasSuffix(out.String(), tc.tail), "%q", out.String())
 		})
 	}
 }
