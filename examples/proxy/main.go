@@ -41,11 +41,16 @@ func main() {
 	}
 }
 
-// idleTimeout is how long a keep-alive connection to the proxy or the demo
-// backend may wait for its next request. There is no ReadTimeout or
-// WriteTimeout: they would cut off streamed uploads and event streams.
-// The tests shorten it.
-var idleTimeout = 2 * time.Minute
+// The servers' timeouts: headerTimeout bounds how long a client may take
+// to send a request's header (a client that trickles it in holds a
+// connection), idleTimeout how long a keep-alive connection to the proxy
+// or the demo backend may wait for its next request. There is no
+// ReadTimeout or WriteTimeout: they would cut off streamed uploads and
+// event streams. The tests shorten them.
+var (
+	headerTimeout = 10 * time.Second
+	idleTimeout   = 2 * time.Minute
+)
 
 // run serves the proxy (and the demo backend when backendURL is empty)
 // until ctx is done.
@@ -53,7 +58,7 @@ func run(ctx context.Context, addr, backendURL string, out, logw io.Writer) erro
 	var servers []*http.Server
 	errc := make(chan error, 2)
 	serve := func(ln net.Listener, h http.Handler) {
-		srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: idleTimeout}
+		srv := &http.Server{Handler: h, ReadHeaderTimeout: headerTimeout, IdleTimeout: idleTimeout}
 		servers = append(servers, srv)
 		go func() { errc <- srv.Serve(ln) }()
 	}

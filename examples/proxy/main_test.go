@@ -214,3 +214,15 @@ func TestBackendDocuments(t *testing.T) {
 		assert.Equal(t, tt.code, do(http.MethodGet, tt.path, nil), tt.path)
 	}
 }
+
+// A client that sends part of a request's header and then nothing has its
+// connection closed after headerTimeout.
+func TestHalfSentHeaderCloses(t *testing.T) {
+	defer func(d time.Duration) { headerTimeout = d }(headerTimeout)
+	headerTimeout = 300 * time.Millisecond
+	base, stop := servertest.Start(t, func(ctx context.Context, stdout io.Writer) error {
+		return run(ctx, "127.0.0.1:0", "", stdout, io.Discard)
+	})
+	defer stop()
+	servertest.ClosesHalfSentHeader(t, base, 5*time.Second)
+}

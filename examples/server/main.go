@@ -48,13 +48,15 @@ func main() {
 	}
 }
 
-// The server's timeouts besides ReadHeaderTimeout: readTimeout bounds the
-// reading of a whole request, body included (POST /echo reads up to 1
-// MiB), idleTimeout how long a keep-alive connection may wait for its
-// next request. The tests shorten readTimeout.
+// The server's timeouts: headerTimeout bounds how long a client may take
+// to send a request's header (a client that trickles it in holds a
+// connection), readTimeout the reading of a whole request, body included
+// (POST /echo reads up to 1 MiB), idleTimeout how long a keep-alive
+// connection may wait for its next request. The tests shorten them.
 var (
-	readTimeout = 30 * time.Second
-	idleTimeout = 2 * time.Minute
+	headerTimeout = 10 * time.Second
+	readTimeout   = 30 * time.Second
+	idleTimeout   = 2 * time.Minute
 )
 
 // run serves until ctx is done, printing the URL and what to try to out
@@ -67,7 +69,7 @@ func run(ctx context.Context, addr string, out, logw io.Writer) error {
 	url := "http://" + ln.Addr().String()
 	srv := &http.Server{
 		Handler:           newHandler(logw),
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: headerTimeout,
 		ReadTimeout:       readTimeout,
 		IdleTimeout:       idleTimeout,
 	}

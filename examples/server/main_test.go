@@ -307,3 +307,15 @@ func TestIdleConnectionCloses(t *testing.T) {
 	_, err = br.ReadByte()
 	assert.ErrorIs(t, err, io.EOF, "the idle connection was kept open")
 }
+
+// A client that sends part of a request's header and then nothing has its
+// connection closed after headerTimeout.
+func TestHalfSentHeaderCloses(t *testing.T) {
+	defer func(d time.Duration) { headerTimeout = d }(headerTimeout)
+	headerTimeout = 300 * time.Millisecond
+	base, stop := servertest.Start(t, func(ctx context.Context, stdout io.Writer) error {
+		return run(ctx, "127.0.0.1:0", stdout, io.Discard)
+	})
+	defer stop()
+	servertest.ClosesHalfSentHeader(t, base, 5*time.Second)
+}

@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -104,4 +105,21 @@ func (b *lateBody) Read(p []byte) (int, error) {
 		err = nil // so that the transport reads once more
 	}
 	return n, err
+}
+
+// ClosesHalfSentHeader dials the server at base (an http:// URL), sends
+// the first lines of a request's header but not the empty line that ends
+// it, and asserts that the server closes the connection within wait, as
+// a ReadHeaderTimeout shorter than wait makes it do: a client that
+// trickles in its header must not hold a connection for ever.
+func ClosesHalfSentHeader(t testing.TB, base string, wait time.Duration) {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = io.WriteString(conn, "GET / HTTP/1.1\r\nHost: x\r\n")
+	require.NoError(t, err)
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(wait)))
+	_, err = conn.Read(make([]byte, 1))
+	assert.ErrorIs(t, err, io.EOF, "the connection with a half-sent header was kept open")
 }
