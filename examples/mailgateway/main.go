@@ -33,11 +33,19 @@ func main() {
 	next := flag.String("next", "", "next SMTP hop (host:port) to relay to")
 	dir := flag.String("dir", "", "folder to write messages into, when there is no -next")
 	maxBytes := flag.Int64("max-message-bytes", 64<<20, "largest message accepted")
+	// go-smtp accepts any number of recipients unless told otherwise, and
+	// each one is held in memory until the message ends: a client sending
+	// RCPT TO for ever would grow the session without end. 100 is the
+	// minimum RFC 5321 §4.5.3.1.8 has servers accept.
+	maxRcpt := flag.Int("max-recipients", 100, "most recipients of one message (at least 1)")
 	flag.Parse()
 
 	target, err := mailhdr.ParseTarget(*to)
 	if err != nil {
 		log.Fatal(err)
+	}
+	if *maxRcpt < 1 {
+		log.Fatal("-max-recipients must be at least 1")
 	}
 	be := &relay.Backend{
 		Options: mailhdr.Options{To: target},
@@ -55,6 +63,7 @@ func main() {
 	s := smtp.NewServer(be)
 	s.Domain = "localhost"
 	s.MaxMessageBytes = *maxBytes
+	s.MaxRecipients = *maxRcpt
 	s.ReadTimeout = time.Minute
 	s.WriteTimeout = time.Minute
 	l, err := net.Listen("tcp", *listen)

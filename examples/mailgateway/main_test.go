@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -137,5 +138,32 @@ func TestGateway(t *testing.T) {
 				assert.Empty(t, stdout.String(), "written to standard output as well")
 			}
 		})
+	}
+}
+
+// TestRecipientLimit: the gateway bounds the recipients of one message
+// (-max-recipients, 100 by default, RFC 5321 §4.5.3.1.8's minimum): without
+// a limit, a client sending RCPT TO for ever grows the session's memory
+// without end, 2 KB a line.
+func TestRecipientLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	for _, tt := range []struct {
+		args []string
+		max  int
+	}{{nil, 100}, {[]string{"-max-recipients", "3"}, 3}} {
+		addr, _ := gateway(t, tt.args...)
+		c, err := smtp.Dial(addr)
+		require.NoError(t, err)
+		require.NoError(t, c.Mail("a@example.com", nil))
+		for i := range tt.max {
+			require.NoError(t, c.Rcpt(fmt.Sprintf("b%d@example.net", i), nil), "recipient %d", i+1)
+		}
+		err = c.Rcpt("one-too-many@example.net", nil)
+		var se *smtp.SMTPError
+		require.True(t, errors.As(err, &se), "recipient %d accepted: %v", tt.max+1, err)
+		assert.Equal(t, 452, se.Code)
+		c.Close()
 	}
 }
