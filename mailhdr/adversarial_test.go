@@ -370,3 +370,29 @@ func TestRewrittenFieldGrowth(t *testing.T) {
 	assert.Empty(t, rep.Problems)
 	assert.Equal(t, "Content-Type: a/"+strings.Repeat("`", 300)+"\r\n\r\nbody\r\n", back.String())
 }
+
+// TestProblemsQuoteDecodedOctets: a boundary decoded from an RFC 2231
+// value (boundary*=utf-8'en'%0D...) may hold any octet, control characters
+// included, and a problem naming it goes to logs and terminals (cturi
+// mail's standard error, the relay's Logf): the octets are escaped there,
+// so that the text cannot move the cursor, rewrite a log line or send
+// terminal escape sequences.
+func TestProblemsQuoteDecodedOctets(t *testing.T) {
+	for _, b := range []string{"\r\x1b[2Kforged", "a\x00b\x7f", "nel\u0085", "ls\u2028", `back\slash"`} {
+		enc := ""
+		for i := 0; i < len(b); i++ {
+			enc += fmt.Sprintf("%%%02X", b[i])
+		}
+		msg := "Content-Type: multipart/mixed; boundary*=utf-8''" + enc + "\r\n\r\n--" + b + "-x\r\n"
+		_, rep := rewriteBytes(t, []byte(msg), Options{})
+		require.NotEmpty(t, rep.Problems, "%q", b)
+		p := rep.Problems[0]
+		require.Equal(t, KindBadDelimiter, p.Kind, "%q", b)
+		assert.Contains(t, p.Detail, strconv.Quote(b), "%q", b)
+		for _, s := range []string{p.Detail, p.Error()} {
+			for _, r := range s {
+				assert.False(t, r < 0x20 || r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029, "%q: raw %U in %q", b, r, s)
+			}
+		}
+	}
+}

@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
-	"strings"
+	"strconv"
 )
 
 // readBufSize is the scanner's input buffer: the unit in which bodies are
@@ -316,9 +316,14 @@ func (s *scanner) finish() {
 	}
 }
 
+// quote returns s, cut to 40 octets, as a Go string literal for a
+// Problem's Detail. s may hold any octet (an RFC 2231 boundary decodes to
+// control characters too), and problems go to logs and terminals, so
+// control characters, invalid UTF-8 and non-printing characters are
+// escaped.
 func quote(s string) string {
 	if len(s) > 40 {
 		s = s[:40] + "..."
 	}
-	return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
+	return strconv.Quote(s)
 }
