@@ -77,7 +77,11 @@ type Error struct {
 // It does not repeat the label, which can be long and comes from the peer.
 func (e *Error) Error() string {
 	kind := e.Kind()
-	return "middleware: " + e.what(kind) + " (" + kind + "): " + e.Err.Error()
+	s := "middleware: " + e.what(kind) + " (" + kind + ")"
+	if e.Err == nil { // an Error built by hand, without a cause
+		return s
+	}
+	return s + ": " + e.Err.Error()
 }
 
 // what says what could not be done, for an error of the given kind.

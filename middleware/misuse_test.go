@@ -375,3 +375,14 @@ func TestLeakedFlushReachesAWriterThatFlushesThroughUnwrap(t *testing.T) {
 	}
 	require.True(t, reused, "the pool never handed the kept writer out again")
 }
+
+// TestZeroError: an Error built by hand without a cause (the zero value)
+// formats and reports its kind instead of panicking.
+func TestZeroError(t *testing.T) {
+	var e Error
+	assert.NotPanics(t, func() {
+		assert.Equal(t, "middleware: the request's Content-Type label cannot be mapped (unknown)", (&Error{Side: SideRequest}).Error())
+		assert.Equal(t, "unknown", e.Kind())
+		_ = e.Error()
+	})
+}
