@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -75,10 +76,10 @@ func (s *session) Data(r io.Reader) error {
 	if s.b.Logf != nil {
 		rep := rr.Report()
 		for i := range rep.Problems {
-			s.b.Logf("message from %s: %v", s.from, &rep.Problems[i])
+			s.b.Logf("message from %s: %v", printable(s.from), &rep.Problems[i])
 		}
 		if rep.Omitted > 0 {
-			s.b.Logf("message from %s: %d more problems not listed", s.from, rep.Omitted)
+			s.b.Logf("message from %s: %d more problems not listed", printable(s.from), rep.Omitted)
 		}
 	}
 	return nil
@@ -97,7 +98,7 @@ func (s *session) failed(err error) error {
 		return se
 	}
 	if s.b.Logf != nil {
-		s.b.Logf("message from %s: delivering: %v", s.from, err)
+		s.b.Logf("message from %s: delivering: %v", printable(s.from), err)
 	}
 	return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "delivery failed; try again later"}
 }
@@ -157,7 +158,8 @@ func DirDeliver(dir string) Deliver {
 
 // WriterDeliver returns a Deliver that writes each message to w, after
 // a line "=== message from <from> to ["to1" "to2"]" (the recipients
-// Go-quoted), one message at a time. The message is streamed, so one
+// Go-quoted, and the sender too if it is not printable ASCII), one
+// message at a time. The message is streamed, so one
 // refused part-way (over the size limit, or cut off by the sender) has
 // been written in part: a line "=== message from <from> cut short: ERROR,
 // not accepted" (on a line of its own) then says so.
@@ -166,13 +168,26 @@ func WriterDeliver(w io.Writer) Deliver {
 	return func(from string, to []string, msg io.Reader) error {
 		mu.Lock()
 		defer mu.Unlock()
-		if _, err := fmt.Fprintf(w, "=== message from <%s> to %q\n", from, to); err != nil {
+		if _, err := fmt.Fprintf(w, "=== message from <%s> to %q\n", printable(from), to); err != nil {
 			return err
 		}
 		_, err := io.Copy(w, msg)
 		if err != nil {
-			_, _ = fmt.Fprintf(w, "\n=== message from <%s> cut short: %v, not accepted\n", from, err)
+			_, _ = fmt.Fprintf(w, "\n=== message from <%s> cut short: %v, not accepted\n", printable(from), err)
 		}
 		return err
 	}
+}
+
+// printable returns an envelope address for a log line: as it is when it
+// is printable ASCII, as addresses are, and Go-quoted otherwise, so that
+// a sender cannot put a CR or a terminal escape sequence into a log.
+// (go-smtp accepts such octets in a MAIL FROM domain.)
+func printable(addr string) string {
+	for i := 0; i < len(addr); i++ {
+		if addr[i] <= ' ' || addr[i] >= 0x7f {
+			return strconv.Quote(addr)
+		}
+	}
+	return addr
 }

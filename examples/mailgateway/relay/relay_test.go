@@ -314,3 +314,31 @@ func TestSMTPDeliverQuitFails(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, msg, <-accepted)
 }
+
+// TestSenderPrintedSafely: an envelope sender with control octets (go-smtp
+// accepts a bare CR in a MAIL FROM domain) is Go-quoted in the line
+// WriterDeliver writes and in the log, so it cannot forge a log line or
+// send terminal escape sequences; a plain address is written as it is.
+func TestSenderPrintedSafely(t *testing.T) {
+	for _, tc := range []struct{ from, shown string }{
+		{"a@example.com", "a@example.com"},
+		{"a@ex\rample.com", `"a@ex\rample.com"`},
+		{"a@example.com\x1b[2K", `"a@example.com\x1b[2K"`},
+		{"a@exämple.com", `"a@exämple.com"`},
+	} {
+		t.Run(tc.shown, func(t *testing.T) {
+			var out bytes.Buffer
+			var logged []string
+			be := &Backend{Deliver: WriterDeliver(&out), Logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }}
+			sess, err := be.NewSession(nil)
+			require.NoError(t, err)
+			require.NoError(t, sess.Mail(tc.from, nil))
+			require.NoError(t, sess.Rcpt("b@example.net", nil))
+			require.NoError(t, sess.Data(strings.NewReader("Content-Type: text\r\n\r\nx")))
+			first, _, _ := strings.Cut(out.String(), "\n")
+			assert.Equal(t, "=== message from <"+tc.shown+"> to [\"b@example.net\"]", first)
+			require.Len(t, logged, 1, "the unmappable Content-Type is logged")
+			assert.True(t, strings.HasPrefix(logged[0], "message from "+tc.shown+": "), logged[0])
+		})
+	}
+}
