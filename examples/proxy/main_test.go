@@ -85,6 +85,17 @@ func TestProxyTranslates(t *testing.T) {
 	assert.Equal(t, "hello", string(body))
 	assert.Equal(t, `text/plain; charset="utf-8"`, res.Header.Get("Content-Type"))
 
+	// A client's label is not mapped with the controlled mapping
+	// (NoControlled): it reaches the backend unmapped, which refuses it,
+	// where without that option the backend would store it under
+	// http://xml.example/foo?MIME-type="application/xml".
+	res, err = c.Post(proxy.URL+"/documents", `application/xml; URI-body="http://xml.example/foo"`, strings.NewReader("<x/>"))
+	require.NoError(t, err)
+	body, _ = io.ReadAll(res.Body)
+	res.Body.Close()
+	assert.Equal(t, http.StatusUnsupportedMediaType, res.StatusCode)
+	assert.Contains(t, string(body), `not "application/xml; URI-body=\"http://xml.example/foo\""`)
+
 	res, err = c.Get(proxy.URL + "/person")
 	require.NoError(t, err)
 	res.Body.Close()

@@ -7,6 +7,7 @@ import (
 	"net/url"
 
 	"github.com/cturi/cturi/internal/proxybody"
+	"github.com/cturi/cturi/mapping"
 	"github.com/cturi/cturi/middleware"
 	"github.com/gorilla/handlers"
 )
@@ -18,8 +19,15 @@ func newProxy(target *url.URL, logw io.Writer) http.Handler {
 		Request:  middleware.ToURI,         // the backend gets URI labels
 		Response: middleware.ToContentType, // clients get Content-Types
 	}
+	// Clients are not trusted: a label of theirs is not mapped with the
+	// controlled mapping (URI-body, MIME-type), whose change of meaning
+	// draft §6 warns of. A Rewrite hook cannot fail the request, so such
+	// a label reaches the backend as it came, a Content-Type, which this
+	// backend refuses (415). The backend's labels are trusted.
+	clientOpts := opts
+	clientOpts.Mapping = []mapping.Option{mapping.NoControlled}
 	p := &httputil.ReverseProxy{
-		Rewrite: middleware.ProxyRewrite(opts, func(pr *httputil.ProxyRequest) {
+		Rewrite: middleware.ProxyRewrite(clientOpts, func(pr *httputil.ProxyRequest) {
 			pr.SetURL(target)
 			pr.SetXForwarded()
 			// Without this, a backend that answers quickly can have its
