@@ -33,6 +33,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cturi/cturi/mapping"
 	"github.com/cturi/cturi/middleware"
 	"github.com/gorilla/handlers"
 )
@@ -113,8 +114,14 @@ func newHandler(logw io.Writer) http.Handler {
 	// URI labels become Content-Types both ways, a request label that
 	// cannot be mapped is answered 415, and application/www-form-urlencoded
 	// bodies (up to the 1 MiB POST /echo reads) are decoded into
-	// r.PostForm.
-	rewrite := middleware.Rewrite(middleware.Options{DecodeForms: true, MaxFormBytes: maxBody})
+	// r.PostForm. Clients are not trusted, so their labels may not use the
+	// controlled mapping (URI-body, MIME-type: a URI whose MIME-type item
+	// would choose the Content-Type, draft §6); /api/map still shows it.
+	rewrite := middleware.Rewrite(middleware.Options{
+		DecodeForms:  true,
+		MaxFormBytes: maxBody,
+		Mapping:      []mapping.Option{mapping.NoControlled},
+	})
 	return handlers.LoggingHandler(logw,
 		handlers.RecoveryHandler()(
 			rewrite(handlers.CompressHandler(mux))))

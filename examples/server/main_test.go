@@ -123,6 +123,16 @@ func TestEchoAndXMLEnc(t *testing.T) {
 	assert.Contains(t, string(body), "(ctl)")
 	assert.Empty(t, res.Header.Get("X-Evil"))
 
+	// Clients' labels may not use the controlled mapping.
+	req, _ = http.NewRequest(http.MethodPost, srv.URL+"/echo", strings.NewReader("x"))
+	req.Header.Set("Content-Type", `mailto:joe@blow.test?MIME-type="text%2Fhtml"`)
+	res, err = srv.Client().Do(req)
+	require.NoError(t, err)
+	body, _ = io.ReadAll(res.Body)
+	res.Body.Close()
+	assert.Equal(t, http.StatusUnsupportedMediaType, res.StatusCode)
+	assert.Contains(t, string(body), "(reserved-param)")
+
 	res, err = srv.Client().Get(srv.URL + "/xmlenc")
 	require.NoError(t, err)
 	res.Body.Close()
