@@ -51,6 +51,7 @@ type header struct {
 // encapsulated messages. Memory is bounded by the input buffer, one held
 // field and the stack; body octets are copied in buffer-sized runs.
 type scanner struct {
+	src stickyErr
 	br  *bufio.Reader
 	out io.Writer
 	fr  *fieldRewriter
@@ -74,16 +75,37 @@ type scanner struct {
 
 func newScanner(src io.Reader, out io.Writer, o *Options) *scanner {
 	s := &scanner{
-		br:          bufio.NewReaderSize(src, readBufSize),
+		src:         stickyErr{r: src},
 		out:         out,
 		fr:          newFieldRewriter(o),
 		lim:         o.limits(),
 		atLineStart: true,
 		nl:          "\r\n",
 	}
+	s.br = bufio.NewReaderSize(&s.src, readBufSize)
 	s.log = reportBuilder{rep: &s.rep, lim: s.lim}
 	s.startHeader()
 	return s
+}
+
+// stickyErr reads from r and, once r has returned an error, returns that
+// error for ever after. bufio.Reader hands a read error out once, and a
+// step that meets it with octets still to process (a line the error cut)
+// processes them and leaves the error to the next read; an io.Reader need
+// not repeat its error, and one that went on with io.EOF would have its
+// error lost, the message taken as complete and a cut field rewritten.
+type stickyErr struct {
+	r   io.Reader
+	err error
+}
+
+func (s *stickyErr) Read(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.r.Read(p)
+	s.err = err
+	return n, err
 }
 
 // step processes a bounded piece of input: one line or buffer of body,

@@ -178,25 +178,62 @@ func TestRewriteWritesWhatItReadBeforeAnError(t *testing.T) {
 		{"in a Content-Type line", "Subject: x\r\nContent-Type: text/pl", "Subject: x\r\nContent-Type: text/pl"},
 		{"in a Content-Transfer-Encoding field", "Subject: x\r\nContent-Transfer-Encoding: 7bit\r\n", "Subject: x\r\nContent-Transfer-Encoding: 7bit\r\n"},
 		{"in a part's Content-Type", "Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain;\r\n charset=us-ascii\r\n", "\r\n\r\n--b\r\nContent-Type: text/plain;\r\n charset=us-ascii\r\n"},
+		{"in a continuation line", "Subject: x\r\nContent-Type: text/plain;\r\n charset=us-as", "Subject: x\r\nContent-Type: text/plain;\r\n charset=us-as"},
+		{"in a delimiter line", "Content-Type: multipart/mixed; boundary=b\r\n\r\n--b", "\r\n\r\n--b"},
+		{"in a line that is not a field", "Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nno colon", "\r\n\r\n--b\r\nno colon"},
+	}
+	// The source repeats its error (as a broken connection does), or
+	// reports it once, with the last octets, and then io.EOF: the error
+	// must not be lost either way.
+	sources := map[string]func(in string) io.Reader{
+		"repeated": func(in string) io.Reader { return io.MultiReader(strings.NewReader(in), iotest.ErrReader(boom)) },
+		"once":     func(in string) io.Reader { return &failOnce{data: in, err: boom} },
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			src := func() io.Reader { return io.MultiReader(strings.NewReader(tc.in), iotest.ErrReader(boom)) }
-			r := NewReader(src(), Options{})
-			want, err := io.ReadAll(r)
-			require.ErrorIs(t, err, boom)
-			require.NotEmpty(t, want)
+		for srcName, src := range sources {
+			t.Run(tc.name+"/"+srcName, func(t *testing.T) {
+				r := NewReader(src(tc.in), Options{})
+				want, err := io.ReadAll(r)
+				require.ErrorIs(t, err, boom)
+				require.NotEmpty(t, want)
 
-			var out bytes.Buffer
-			rep, err := Rewrite(&out, src(), Options{})
-			require.ErrorIs(t, err, boom)
-			assert.Equal(t, string(want), out.String())
-			assert.Equal(t, r.Report(), rep)
-			// Every octet read comes out; a field the error cut off (it
-			// might have gone on) as it was read.
-			assert.True(t, strings.HasSuffix(out.String(), tc.tail), "%q", out.String())
-		})
+				var out bytes.Buffer
+				rep, err := Rewrite(&out, src(tc.in), Options{})
+				require.ErrorIs(t, err, boom)
+				assert.Equal(t, string(want), out.String())
+				assert.Equal(t, r.Report(), rep)
+				// Every octet read comes out; a field the error cut off (it
+				// might have gone on) as it was read.
+				assert.True(t, strings.HasSuffix(out.String(), tc.tail), "%q", out.String())
+
+				var copied bytes.Buffer
+				_, err = io.Copy(&copied, NewReader(src(tc.in), Options{})) // WriteTo
+				require.ErrorIs(t, err, boom)
+				assert.Equal(t, string(want), copied.String())
+			})
+		}
 	}
+}
+
+// failOnce returns data, the last of it with err, and then io.EOF: an
+// io.Reader need not repeat its error.
+type failOnce struct {
+	data string
+	err  error
+	done bool
+}
+
+func (r *failOnce) Read(p []byte) (int, error) {
+	if r.done {
+		return 0, io.EOF
+	}
+	n := copy(p, r.data)
+	r.data = r.data[n:]
+	if r.data == "" {
+		r.done = true
+		return n, r.err
+	}
+	return n, nil
 }
 
 type failWriter struct{ n int }
