@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -176,22 +175,7 @@ func TestIdleConnectionCloses(t *testing.T) {
 	})
 	defer stop()
 
-	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	require.NoError(t, err)
-	defer conn.Close()
-	_, err = io.WriteString(conn, "GET /person HTTP/1.1\r\nHost: x\r\n\r\n")
-	require.NoError(t, err)
-	br := bufio.NewReader(conn)
-	res, err := http.ReadResponse(br, nil)
-	require.NoError(t, err)
-	_, _ = io.Copy(io.Discard, res.Body)
-	res.Body.Close()
-	assert.Equal(t, http.StatusOK, res.StatusCode)
-
-	// Then nothing: the proxy closes the connection.
-	require.NoError(t, conn.SetReadDeadline(time.Now().Add(5*time.Second)))
-	_, err = br.ReadByte()
-	assert.ErrorIs(t, err, io.EOF, "the idle connection was kept open")
+	servertest.ClosesIdleConnection(t, base, "/person", 5*time.Second)
 }
 
 // The demo backend keeps 100 documents (507 for the next one) and answers

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -300,22 +299,7 @@ func TestIdleConnectionCloses(t *testing.T) {
 	})
 	defer stop()
 
-	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	require.NoError(t, err)
-	defer conn.Close()
-	_, err = io.WriteString(conn, "GET /xmlenc HTTP/1.1\r\nHost: x\r\n\r\n")
-	require.NoError(t, err)
-	br := bufio.NewReader(conn)
-	res, err := http.ReadResponse(br, nil)
-	require.NoError(t, err)
-	_, _ = io.Copy(io.Discard, res.Body)
-	res.Body.Close()
-	assert.Equal(t, http.StatusOK, res.StatusCode)
-
-	// Then nothing: the server closes the connection.
-	require.NoError(t, conn.SetReadDeadline(time.Now().Add(5*time.Second)))
-	_, err = br.ReadByte()
-	assert.ErrorIs(t, err, io.EOF, "the idle connection was kept open")
+	servertest.ClosesIdleConnection(t, base, "/xmlenc", 5*time.Second)
 }
 
 // A client that sends part of a request's header and then nothing has its

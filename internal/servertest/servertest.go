@@ -1,7 +1,9 @@
 // Package servertest holds what the tests of the example servers and the
 // integration tests share: starting an example's run function the way
-// `go run` does, a log sink its goroutines may write to at once, and a
-// request body that provokes golang/go#40747 in a reverse proxy.
+// `go run` does, a log sink its goroutines may write to at once, a
+// request body that provokes golang/go#40747 in a reverse proxy, and
+// checks that a server closes a connection left idle or with a header
+// half sent.
 package servertest
 
 import (
@@ -122,4 +124,28 @@ func ClosesHalfSentHeader(t testing.TB, base string, wait time.Duration) {
 	require.NoError(t, conn.SetReadDeadline(time.Now().Add(wait)))
 	_, err = conn.Read(make([]byte, 1))
 	assert.ErrorIs(t, err, io.EOF, "the connection with a half-sent header was kept open")
+}
+
+// ClosesIdleConnection dials the server at base (an http:// URL), sends a
+// GET of path on a keep-alive connection, requires a 200 answer, and
+// asserts that the server then closes the idle connection within wait,
+// as an IdleTimeout shorter than wait makes it do.
+func ClosesIdleConnection(t testing.TB, base, path string, wait time.Duration) {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = io.WriteString(conn, "GET "+path+" HTTP/1.1\r\nHost: x\r\n\r\n")
+	require.NoError(t, err)
+	br := bufio.NewReader(conn)
+	res, err := http.ReadResponse(br, nil)
+	require.NoError(t, err)
+	_, _ = io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode)
+
+	// Then nothing: the server closes the connection.
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(wait)))
+	_, err = br.ReadByte()
+	assert.ErrorIs(t, err, io.EOF, "the idle connection was kept open")
 }
