@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,15 +27,38 @@ const (
 	rewritten = "Subject: x\r\nContent-Type: ContentType:text/plain?charset=\"us-ascii\"\r\n\r\nhi\r\n"
 )
 
-// gateway builds the command once per test and starts it with args on a
-// free port of 127.0.0.1; it returns the address it listens on and what
+// binDir holds the command, built once for the package's tests by
+// built; TestMain removes it.
+var binDir string
+
+var built = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "mailgateway-test-")
+	if err != nil {
+		return "", err
+	}
+	binDir = dir
+	bin := filepath.Join(dir, "mailgateway")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("%v: %s", err, out)
+	}
+	return bin, nil
+})
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// gateway starts the command (built once for all the tests) with args on
+// a free port of 127.0.0.1; it returns the address it listens on and what
 // it writes to standard output.
 func gateway(t *testing.T, args ...string) (addr string, stdout *servertest.SyncBuffer) {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "mailgateway")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	bin, err := built()
+	require.NoError(t, err)
 
 	cmd := exec.Command(bin, append([]string{"-listen", "127.0.0.1:0"}, args...)...)
 	stdout = &servertest.SyncBuffer{}
