@@ -73,7 +73,7 @@ type Error struct {
 // Error returns "middleware: the <side>'s Content-Type label cannot be
 // mapped" (for a form body, "middleware: the request body cannot be
 // decoded as application/www-form-urlencoded", or "... cannot be read")
-// followed by the kind and the cause.
+// followed by the kind and, when Err is set, the cause.
 // It does not repeat the label, which can be long and comes from the peer.
 func (e *Error) Error() string {
 	kind := e.Kind()
