@@ -2,6 +2,7 @@ package mailhdr
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -411,4 +412,41 @@ func TestMaxReportBytesInclusive(t *testing.T) {
 	_, rep = rewriteBytes(t, in, Options{MaxReportBytes: n - 1})
 	assert.Empty(t, rep.Problems)
 	assert.Equal(t, 1, rep.Omitted)
+}
+
+// FuzzReadError cuts a message at any point with a read error, repeated
+// or reported once: the error always comes back, Reader, io.Copy and
+// Rewrite give the same output and Report, and a message in which
+// nothing was rewritten comes out as every octet read, unchanged.
+func FuzzReadError(f *testing.F) {
+	for _, c := range corpusCases {
+		f.Add(readCorpus(f, c.file), uint16(len(c.file)*7), false)
+	}
+	f.Add([]byte("Subject: x\r\nContent-Type: text/plain;\r\n charset=us-ascii\r\n\r\nx"), uint16(30), true)
+	boom := errors.New("connection reset")
+	opts := Options{MaxDepth: 20, MaxHeaderBytes: 4096, MaxFieldBytes: 1024}
+	f.Fuzz(func(t *testing.T, in []byte, cut uint16, once bool) {
+		read := in[:int(cut)%(len(in)+1)]
+		src := func() io.Reader {
+			if once {
+				return &failOnce{data: string(read), err: boom}
+			}
+			return io.MultiReader(bytes.NewReader(read), iotest.ErrReader(boom))
+		}
+		var out bytes.Buffer
+		rep, err := Rewrite(&out, src(), opts)
+		require.ErrorIs(t, err, boom)
+		r := NewReader(src(), opts)
+		got, err := io.ReadAll(r)
+		require.ErrorIs(t, err, boom)
+		require.Equal(t, out.String(), string(got))
+		require.Equal(t, rep, r.Report())
+		var copied bytes.Buffer
+		_, err = io.Copy(&copied, NewReader(src(), opts))
+		require.ErrorIs(t, err, boom)
+		require.Equal(t, out.String(), copied.String())
+		if rep.Rewritten == 0 {
+			require.Equal(t, string(read), out.String())
+		}
+	})
 }
