@@ -168,12 +168,7 @@ func TestProxyAnswerBeforeBodyEnds(t *testing.T) {
 
 // An idle keep-alive connection to the proxy is closed after idleTimeout.
 func TestIdleConnectionCloses(t *testing.T) {
-	defer func(d time.Duration) { idleTimeout = d }(idleTimeout)
-	idleTimeout = 300 * time.Millisecond
-	base, stop := servertest.Start(t, func(ctx context.Context, stdout io.Writer) error {
-		return run(ctx, "127.0.0.1:0", "", stdout, io.Discard)
-	})
-	defer stop()
+	base := servertest.StartWith(t, &idleTimeout, 300*time.Millisecond, runExample)
 
 	servertest.ClosesIdleConnection(t, base, "/person", 5*time.Second)
 }
@@ -213,11 +208,11 @@ func TestBackendDocuments(t *testing.T) {
 // A client that sends part of a request's header and then nothing has its
 // connection closed after headerTimeout.
 func TestHalfSentHeaderCloses(t *testing.T) {
-	defer func(d time.Duration) { headerTimeout = d }(headerTimeout)
-	headerTimeout = 300 * time.Millisecond
-	base, stop := servertest.Start(t, func(ctx context.Context, stdout io.Writer) error {
-		return run(ctx, "127.0.0.1:0", "", stdout, io.Discard)
-	})
-	defer stop()
+	base := servertest.StartWith(t, &headerTimeout, 300*time.Millisecond, runExample)
 	servertest.ClosesHalfSentHeader(t, base, 5*time.Second)
+}
+
+// runExample runs the example on a free port of 127.0.0.1, for servertest.
+func runExample(ctx context.Context, stdout io.Writer) error {
+	return run(ctx, "127.0.0.1:0", "", stdout, io.Discard)
 }

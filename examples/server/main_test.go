@@ -169,12 +169,7 @@ func TestEchoBodyErrors(t *testing.T) {
 // does not hold the connection (and a goroutine) for ever: the read
 // deadline covers the body too, and POST /echo answers 400.
 func TestSlowBodyTimesOut(t *testing.T) {
-	defer func(d time.Duration) { readTimeout = d }(readTimeout)
-	readTimeout = 300 * time.Millisecond
-	base, stop := servertest.Start(t, func(ctx context.Context, stdout io.Writer) error {
-		return run(ctx, "127.0.0.1:0", stdout, io.Discard)
-	})
-	defer stop()
+	base := servertest.StartWith(t, &readTimeout, 300*time.Millisecond, runExample)
 
 	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
 	require.NoError(t, err)
@@ -292,12 +287,7 @@ func TestMapAPIRequests(t *testing.T) {
 
 // An idle keep-alive connection to the server is closed after idleTimeout.
 func TestIdleConnectionCloses(t *testing.T) {
-	defer func(d time.Duration) { idleTimeout = d }(idleTimeout)
-	idleTimeout = 300 * time.Millisecond
-	base, stop := servertest.Start(t, func(ctx context.Context, stdout io.Writer) error {
-		return run(ctx, "127.0.0.1:0", stdout, io.Discard)
-	})
-	defer stop()
+	base := servertest.StartWith(t, &idleTimeout, 300*time.Millisecond, runExample)
 
 	servertest.ClosesIdleConnection(t, base, "/xmlenc", 5*time.Second)
 }
@@ -305,11 +295,11 @@ func TestIdleConnectionCloses(t *testing.T) {
 // A client that sends part of a request's header and then nothing has its
 // connection closed after headerTimeout.
 func TestHalfSentHeaderCloses(t *testing.T) {
-	defer func(d time.Duration) { headerTimeout = d }(headerTimeout)
-	headerTimeout = 300 * time.Millisecond
-	base, stop := servertest.Start(t, func(ctx context.Context, stdout io.Writer) error {
-		return run(ctx, "127.0.0.1:0", stdout, io.Discard)
-	})
-	defer stop()
+	base := servertest.StartWith(t, &headerTimeout, 300*time.Millisecond, runExample)
 	servertest.ClosesHalfSentHeader(t, base, 5*time.Second)
+}
+
+// runExample runs the example on a free port of 127.0.0.1, for servertest.
+func runExample(ctx context.Context, stdout io.Writer) error {
+	return run(ctx, "127.0.0.1:0", stdout, io.Discard)
 }

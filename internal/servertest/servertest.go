@@ -50,6 +50,19 @@ func Start(t testing.TB, run func(ctx context.Context, stdout io.Writer) error) 
 	}
 }
 
+// StartWith is Start with *v set to value until the test ends, for a
+// test of a setting such as a timeout; the server is stopped before *v is
+// restored.
+func StartWith[T any](t testing.TB, v *T, value T, run func(ctx context.Context, stdout io.Writer) error) (base string) {
+	t.Helper()
+	old := *v
+	*v = value
+	t.Cleanup(func() { *v = old })
+	base, stop := Start(t, run)
+	t.Cleanup(stop) // cleanups run last first: this one before the restore
+	return base
+}
+
 // SyncBuffer is an io.Writer whose writes and String may come from
 // several goroutines, such as a server's request log.
 type SyncBuffer struct {
