@@ -1,6 +1,7 @@
 package mailhdr
 
 import (
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -98,26 +99,9 @@ func decode2231(v string) (string, bool) {
 }
 
 // unpercent decodes each %HH of s; a '%' not followed by two hex digits
-// fails.
+// fails, as in Go's mime.ParseMediaType. url.PathUnescape decodes just
+// that (it leaves '+' alone).
 func unpercent(s string) (string, bool) {
-	if !strings.Contains(s, "%") {
-		return s, true
-	}
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		if s[i] != '%' {
-			b = append(b, s[i])
-			continue
-		}
-		if i+2 >= len(s) {
-			return "", false
-		}
-		v, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
-		if err != nil {
-			return "", false
-		}
-		b = append(b, byte(v))
-		i += 2
-	}
-	return string(b), true
+	v, err := url.PathUnescape(s)
+	return v, err == nil
 }

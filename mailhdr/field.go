@@ -39,6 +39,20 @@ type fieldOutcome struct {
 	unparsed bool
 }
 
+// problem returns the kind, detail and cause of the Problem the outcome
+// calls for, or kind 0 if none.
+func (oc *fieldOutcome) problem() (Kind, string, error) {
+	switch {
+	case oc.kind == KindMapping && oc.unparsed:
+		return KindMapping, "Content-Type does not parse; the body is passed through", oc.err
+	case oc.kind == KindMapping:
+		return KindMapping, "Content-Type not rewritten", oc.err
+	case oc.kind == KindLineTooLong:
+		return KindLineTooLong, "the rewritten Content-Type does not fold into 998-octet lines; not rewritten", nil
+	}
+	return 0, "", nil
+}
+
 // rewrite appends the Content-Type field raw (name, colon, value with its
 // folding and its final line ending, if any) to dst, rewritten to the
 // target if it maps and is not in the target form already, unchanged
@@ -57,6 +71,7 @@ func (fr *fieldRewriter) rewrite(dst, raw []byte, defaultNL string) ([]byte, fie
 
 	fr.scratch = unfold(fr.scratch[:0], raw[j:], false)
 	value := string(trimWSP(fr.scratch))
+	isURI := false
 	if i := bytes.IndexByte(raw[j:], '\n'); i >= 0 && i < len(raw[j:])-1 {
 		// Folded. RFC 3986 Appendix C: white space that breaks a URI
 		// across lines is not part of it, even inside its scheme. Other
@@ -65,10 +80,12 @@ func (fr *fieldRewriter) rewrite(dst, raw []byte, defaultNL string) ([]byte, fie
 		// space, since a ':' before its '/' makes it invalid anyway.
 		fr.scratch = unfold(fr.scratch[:0], raw[j:], true)
 		if u := string(trimWSP(fr.scratch)); mapping.Detect(u) == mapping.DirectionToContentType {
-			value = u
+			value, isURI = u, true
 		}
 	}
-	isURI := mapping.Detect(value) == mapping.DirectionToContentType
+	if !isURI {
+		isURI = mapping.Detect(value) == mapping.DirectionToContentType
+	}
 
 	var mapped, ctText string
 	var err error

@@ -50,14 +50,11 @@ func rewriteHeader(h *textproto.Header, opts *Options) (int, []*Problem, error) 
 			continue
 		}
 		out, oc := fr.rewrite(nil, raw, "\r\n")
-		switch {
-		case oc.unparsed:
-			// Left as it is, as the target says; go-message reads the
-			// body's structure on its own.
-		case oc.kind == KindMapping:
-			problems = append(problems, &Problem{Kind: KindMapping, Detail: "Content-Type not rewritten", Err: oc.err})
-		case oc.kind == KindLineTooLong:
-			problems = append(problems, &Problem{Kind: KindLineTooLong, Detail: "the rewritten Content-Type does not fold into 998-octet lines; not rewritten"})
+		// A Content-Type that does not parse, left as the target says, is
+		// not a problem here: go-message reads the body's structure on
+		// its own.
+		if k, detail, err := oc.problem(); k != 0 && !oc.unparsed {
+			problems = append(problems, &Problem{Kind: k, Detail: detail, Err: err})
 		}
 		if oc.rewritten {
 			changed++

@@ -176,15 +176,8 @@ func (s *scanner) flushField() {
 		if oc.rewritten {
 			s.rep.Rewritten++
 		}
-		switch oc.kind {
-		case KindMapping:
-			detail := "Content-Type not rewritten"
-			if oc.unparsed {
-				detail = "Content-Type does not parse; the body is passed through"
-			}
-			s.problem(KindMapping, s.path, s.h.fieldStart, detail, oc.err)
-		case KindLineTooLong:
-			s.problem(KindLineTooLong, s.path, s.h.fieldStart, "the rewritten Content-Type does not fold into 998-octet lines; not rewritten", nil)
+		if k, detail, err := oc.problem(); k != 0 {
+			s.problem(k, s.path, s.h.fieldStart, detail, err)
 		}
 		if !s.h.ctSeen {
 			s.h.ctSeen, s.h.ct = true, oc.ct

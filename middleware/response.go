@@ -189,14 +189,8 @@ func (x *responseWriter) flush() {
 // hijack hands the connection over; net/http sends no header after it, so
 // there is nothing left to rewrite.
 func (x *responseWriter) hijack() (net.Conn, *bufio.ReadWriter, error) {
-	var c net.Conn
-	var rw *bufio.ReadWriter
-	var err error
-	if h, ok := x.w.(http.Hijacker); ok {
-		c, rw, err = h.Hijack()
-	} else {
-		c, rw, err = http.NewResponseController(x.w).Hijack()
-	}
+	// ResponseController tries x.w's own Hijack first.
+	c, rw, err := http.NewResponseController(x.w).Hijack()
 	if err == nil {
 		x.done = true
 	}

@@ -74,8 +74,10 @@ func (rw *rewriter) rewriteRequest(w http.ResponseWriter, r *http.Request) *http
 		// seeing a form that merely looks empty. A label that did not
 		// map either keeps its error, first.
 		l := Labels{Original: r.Header["Content-Type"][0], Mapped: label, Err: e}
-		if prev, _ := LabelsFromContext(r2.Context()); labelled && prev.Err != nil {
-			l.Err = errors.Join(prev.Err, e)
+		if labelled {
+			if prev, _ := LabelsFromContext(r2.Context()); prev.Err != nil {
+				l.Err = errors.Join(prev.Err, e)
+			}
 		}
 		r2 = withLabels(r2, l)
 	}

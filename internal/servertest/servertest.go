@@ -129,14 +129,8 @@ func (b *lateBody) Read(p []byte) (int, error) {
 // trickles in its header must not hold a connection for ever.
 func ClosesHalfSentHeader(t testing.TB, base string, wait time.Duration) {
 	t.Helper()
-	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	require.NoError(t, err)
-	defer conn.Close()
-	_, err = io.WriteString(conn, "GET / HTTP/1.1\r\nHost: x\r\n")
-	require.NoError(t, err)
-	require.NoError(t, conn.SetReadDeadline(time.Now().Add(wait)))
-	_, err = conn.Read(make([]byte, 1))
-	assert.ErrorIs(t, err, io.EOF, "the connection with a half-sent header was kept open")
+	conn := dialAndSend(t, base, "GET / HTTP/1.1\r\nHost: x\r\n")
+	assertClosed(t, conn, conn, wait, "the connection with a half-sent header was kept open")
 }
 
 // ClosesIdleConnection dials the server at base (an http:// URL), sends a
@@ -145,11 +139,7 @@ func ClosesHalfSentHeader(t testing.TB, base string, wait time.Duration) {
 // as an IdleTimeout shorter than wait makes it do.
 func ClosesIdleConnection(t testing.TB, base, path string, wait time.Duration) {
 	t.Helper()
-	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	require.NoError(t, err)
-	defer conn.Close()
-	_, err = io.WriteString(conn, "GET "+path+" HTTP/1.1\r\nHost: x\r\n\r\n")
-	require.NoError(t, err)
+	conn := dialAndSend(t, base, "GET "+path+" HTTP/1.1\r\nHost: x\r\n\r\n")
 	br := bufio.NewReader(conn)
 	res, err := http.ReadResponse(br, nil)
 	require.NoError(t, err)
@@ -158,7 +148,26 @@ func ClosesIdleConnection(t testing.TB, base, path string, wait time.Duration) {
 	require.Equal(t, http.StatusOK, res.StatusCode)
 
 	// Then nothing: the server closes the connection.
+	assertClosed(t, conn, br, wait, "the idle connection was kept open")
+}
+
+// dialAndSend connects to the server at base (an http:// URL), closed
+// when the test ends, and sends it request.
+func dialAndSend(t testing.TB, base, request string) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	require.NoError(t, err)
+	t.Cleanup(func() { conn.Close() })
+	_, err = io.WriteString(conn, request)
+	require.NoError(t, err)
+	return conn
+}
+
+// assertClosed asserts that reading conn through r meets the end of the
+// connection within wait, with nothing more from the server.
+func assertClosed(t testing.TB, conn net.Conn, r io.Reader, wait time.Duration, msg string) {
+	t.Helper()
 	require.NoError(t, conn.SetReadDeadline(time.Now().Add(wait)))
-	_, err = br.ReadByte()
-	assert.ErrorIs(t, err, io.EOF, "the idle connection was kept open")
+	_, err := r.Read(make([]byte, 1))
+	assert.ErrorIs(t, err, io.EOF, msg)
 }

@@ -73,16 +73,22 @@ func (s *session) Data(r io.Reader) error {
 	if _, err := io.Copy(io.Discard, rr); err != nil {
 		return s.failed(err)
 	}
-	if s.b.Logf != nil {
-		rep := rr.Report()
-		for i := range rep.Problems {
-			s.b.Logf("message from %s: %v", printable(s.from), &rep.Problems[i])
-		}
-		if rep.Omitted > 0 {
-			s.b.Logf("message from %s: %d more problems not listed", printable(s.from), rep.Omitted)
-		}
+	rep := rr.Report()
+	for i := range rep.Problems {
+		s.logf("%v", &rep.Problems[i])
+	}
+	if rep.Omitted > 0 {
+		s.logf("%d more problems not listed", rep.Omitted)
 	}
 	return nil
+}
+
+// logf tells Backend.Logf, if set, about the current message, after
+// "message from SENDER: ".
+func (s *session) logf(format string, args ...any) {
+	if s.b.Logf != nil {
+		s.b.Logf("message from %s: "+format, append([]any{printable(s.from)}, args...)...)
+	}
 }
 
 // failed turns a delivery failure into the reply the sender gets. go-smtp
@@ -97,9 +103,7 @@ func (s *session) failed(err error) error {
 	if se, ok := errors.AsType[*smtp.SMTPError](err); ok {
 		return se
 	}
-	if s.b.Logf != nil {
-		s.b.Logf("message from %s: delivering: %v", printable(s.from), err)
-	}
+	s.logf("delivering: %v", err)
 	return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "delivery failed; try again later"}
 }
 
