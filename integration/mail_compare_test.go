@@ -58,11 +58,11 @@ func mailRewrite(t testing.TB, in []byte, to mailhdr.Target) ([]byte, mailhdr.Re
 	return out.Bytes(), rep
 }
 
-// fieldPair is a Content-Type field that differs between two messages.
-// fieldPair is a Content-Type field of two messages: a and b its values,
-// unfolded, and uriA and uriB the same read as URI labels, without the
-// white space around line breaks (RFC 3986 Appendix C).
-type fieldPair struct{ a, b, uriA, uriB string }
+// fieldPair is a Content-Type field of two messages: prefix its name,
+// colon and the white space after it (the same in both), a and b its
+// values, unfolded, and uriA and uriB the same read as URI labels,
+// without the white space around line breaks (RFC 3986 Appendix C).
+type fieldPair struct{ prefix, a, b, uriA, uriB string }
 
 // aIsURI reports whether mailhdr reads a as a URI label. As mailhdr does,
 // it reads a folded value without the white space around its line breaks
@@ -137,7 +137,7 @@ func diffContentTypes(t testing.TB, a, b []byte) []fieldPair {
 				for _, l := range bytes.SplitAfter(fb, []byte("\n")) {
 					require.LessOrEqual(t, len(bytes.TrimRight(l, "\r\n")), 998, "line length")
 				}
-				diffs = append(diffs, fieldPair{fieldValue(fa), fieldValue(fb), uriFieldValue(fa), uriFieldValue(fb)})
+				diffs = append(diffs, fieldPair{fieldPrefix(fa), fieldValue(fa), fieldValue(fb), uriFieldValue(fa), uriFieldValue(fb)})
 			}
 			i, j = ni, nj
 			continue
@@ -148,6 +148,30 @@ func diffContentTypes(t testing.TB, a, b []byte) []fieldPair {
 	}
 	require.Equal(t, len(la)-i, len(lb)-j, "line counts differ")
 	return diffs
+}
+
+// foldsWithinLimit reports whether a Content-Type field starting with
+// prefix can hold value v in lines of at most 998 octets (RFC 5322
+// §2.1.1) when folded only at a single SP between two other octets, the
+// only places mailhdr folds a Content-Type. Each line then holds one run
+// between such SPs at least, so the field fits exactly when every run
+// fits on a line of its own; mailhdr reports KindLineTooLong otherwise.
+func foldsWithinLimit(prefix, v string) bool {
+	isWSP := func(c byte) bool { return c == ' ' || c == '\t' }
+	col, start := len(prefix), 0
+	for i := 1; i < len(v)-1; i++ {
+		if v[i] == ' ' && !isWSP(v[i-1]) && !isWSP(v[i+1]) {
+			if col+i-start > 998 {
+				return false
+			}
+			col, start = 0, i // the next line starts with this SP
+		}
+	}
+	return col+len(v)-start <= 998
+}
+
+func hasProblem(rep mailhdr.Report, kind mailhdr.Kind) bool {
+	return slices.ContainsFunc(rep.Problems, func(p mailhdr.Problem) bool { return p.Kind == kind })
 }
 
 func lineEnding(raw []byte) string {
