@@ -85,6 +85,9 @@ func FuzzRoundTrip(f *testing.F) {
 		f.Add(bytesOf(r.decoded))
 	}
 	f.Add(bytesOf(DataSet{def("a+b", "1"), undef(""), def("\xff", "\xC3(")}))
+	// Past the default decoders' pair limit: empty pairs and pairs named a.
+	f.Add(bytes.Repeat([]byte{0}, DefaultMaxPairs+1))
+	f.Add(bytes.Repeat([]byte("\x01a"), DefaultMaxPairs+1))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		x := dataSetFrom(data)
 		enc, err := x.Encode()
