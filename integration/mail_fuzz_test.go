@@ -37,6 +37,16 @@ func FuzzMailRewrite(f *testing.F) {
 	// space.
 	f.Add([]byte("Content-Type: multipart/mixed; boundary*0=\"a\"; boundary*1*=%62\r\n\r\n--ab\r\nContent-Type: text/plain\r\n\r\nx\r\n--ab--\r\n"))
 	f.Add([]byte("Content-Type: multipart/mixed; boundary*=utf-8''a%20\n\n--a \nContent-Type: image/png\n\n--a --\n"))
+	// Multiparts whose field maps to another structure (SPEC K1, N2, K6),
+	// and one whose boundary Go reads with a backslash the mapping drops.
+	for _, top := range []struct{ ct, b string }{
+		{`multipart/uri.a%3Ab; boundary=x`, "x"},
+		{`multipart/mixed; URI-body="a:b"; boundary="x y"`, "x y"},
+	} {
+		f.Add([]byte("Content-Type: " + top.ct + "\n\n--" + top.b + "\nContent-Type: text/plain\n\nhi\n--" + top.b + "--\n"))
+	}
+	f.Add([]byte("Content-Type: multipart/mixed; boundary=\"a\\b\"\n\n--a\\b\nContent-Type: text/plain\n\n--a\\b--\n"))
+	f.Add([]byte("Content-Type: text/uri.ContentType%3Amultipart%2Fmixed; boundary=q\n\n--q\nContent-Type: text/plain\n\n--q--\n"))
 	opts := mailhdr.Options{MaxDepth: 20, MaxHeaderBytes: 4096, MaxFieldBytes: 1024}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		var uri, back bytes.Buffer

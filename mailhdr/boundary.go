@@ -1,6 +1,7 @@
 package mailhdr
 
 import (
+	"mime"
 	"net/url"
 	"strconv"
 	"strings"
@@ -8,18 +9,30 @@ import (
 	"github.com/cturi/cturi/mapping"
 )
 
-// boundaryOf returns the boundary parameter of ct as Go's
-// mime.ParseMediaType, and so go-message, reads it: an RFC 2231 form wins
-// over boundary=. The forms are boundary*=charset'language'value
-// (percent-encoded; only the charsets us-ascii and utf-8 are read) and
-// the continuations boundary*0, boundary*1, ... joined in order up to the
-// first missing number, each one plain or, as boundary*N*, percent-encoded
-// (boundary*0* with the charset'language' prefix), the plain one when a
-// number has both. Names are matched ignoring case; of repeated names the
-// first counts. An RFC 2231 form that
-// does not decode leaves boundary=.
-func boundaryOf(ct mapping.ContentType) (string, bool) {
+// boundaryOf returns the boundary parameter of the Content-Type raw,
+// parsed as ct, as Go's mime.ParseMediaType, and so go-message, reads it:
+// an RFC 2231 form wins over boundary=. The forms are
+// boundary*=charset'language'value (percent-encoded; only the charsets
+// us-ascii and utf-8 are read) and the continuations boundary*0,
+// boundary*1, ... joined in order up to the first missing number, each one
+// plain or, as boundary*N*, percent-encoded (boundary*0* with the
+// charset'language' prefix), the plain one when a number has both. Names
+// are matched ignoring case; of repeated names the first counts. An RFC
+// 2231 form that does not decode leaves boundary=.
+//
+// Go departs from RFC 5322 in one place: in a quoted value it keeps a
+// backslash that comes before an octet other than a tspecial ("a\b" is
+// a\b, for MSIE's unescaped file names), where ct, parsed by the RFC,
+// holds ab. So a raw value with a backslash in it is read by
+// mime.ParseMediaType itself, if that parses it.
+func boundaryOf(raw string, ct mapping.ContentType) (string, bool) {
 	const name = "boundary"
+	if strings.IndexByte(raw, '\\') >= 0 {
+		if _, params, err := mime.ParseMediaType(raw); err == nil {
+			v, ok := params[name]
+			return v, ok
+		}
+	}
 	type part struct {
 		value   string
 		encoded bool // boundary*N*

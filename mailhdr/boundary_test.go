@@ -53,6 +53,50 @@ func TestBoundaryRFC2231(t *testing.T) {
 	}
 }
 
+// TestBoundaryBackslash: in a quoted boundary, Go's mime.ParseMediaType
+// keeps a backslash before an octet other than a tspecial (RFC 5322 would
+// drop it), and go-message splits the body on what it reads, so the
+// scanner does too. Where mime.ParseMediaType refuses the field, the RFC
+// reading stands.
+func TestBoundaryBackslash(t *testing.T) {
+	cases := []struct{ name, ct, boundary string }{
+		{"before a letter", `multipart/mixed; boundary="a\b"`, `a\b`},
+		{"before a tspecial", `multipart/mixed; boundary="a\(b"`, `a(b`},
+		{"escaped backslash", `multipart/mixed; boundary="a\\b"`, `a\b`},
+		{"escaped quote", `multipart/mixed; boundary="a\"b"`, `a"b`},
+		{"in an RFC 2231 continuation", `multipart/mixed; boundary*0="a\b"; boundary*1=c`, `a\bc`},
+		{"a field mime refuses (repeated name)", `multipart/mixed; boundary="a\b"; boundary=c`, `ab`},
+		{"in a comment", `multipart/mixed; boundary=ab (a\b)`, `ab`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			info, err := structureOf(tc.ct)
+			require.NoError(t, err)
+			assert.True(t, info.hasBoundary)
+			assert.Equal(t, tc.boundary, info.boundary)
+			if _, params, err := mime.ParseMediaType(tc.ct); err == nil {
+				assert.Equal(t, params["boundary"], info.boundary, "mime.ParseMediaType")
+			}
+		})
+	}
+}
+
+// TestBoundaryBackslashMessage: a multipart whose boundary Go reads with
+// a backslash that the mapping would drop has its parts rewritten, and
+// its own field left alone (KindStructureChange): rewritten, it would
+// name another boundary.
+func TestBoundaryBackslashMessage(t *testing.T) {
+	in := "Content-Type: multipart/mixed; boundary=\"a\\b\"\r\n\r\n" +
+		"--a\\b\r\nContent-Type: text/plain\r\n\r\nx\r\n--a\\b--\r\n"
+	out, rep := rewriteBytes(t, []byte(in), Options{})
+	assert.Equal(t, 2, rep.Entities)
+	assert.Equal(t, 1, rep.Rewritten)
+	require.Len(t, rep.Problems, 1)
+	assert.Equal(t, KindStructureChange, rep.Problems[0].Kind)
+	assert.ErrorIs(t, rep.Err(), ErrStructureChange)
+	assert.Equal(t, strings.Replace(in, "text/plain", "ContentType:text/plain", 1), string(out))
+}
+
 // TestBoundaryRFC2231Message: the parts of a multipart whose boundary is
 // in RFC 2231 form are rewritten.
 func TestBoundaryRFC2231Message(t *testing.T) {
@@ -86,6 +130,7 @@ func FuzzBoundaryOf(f *testing.F) {
 		`multipart/mixed; boundary=x; boundary*=utf-8''y`,
 		`multipart/mixed; BOUNDARY*=US-ASCII'en'a%27b`,
 		`multipart/mixed; boundary*1=cd; boundary=x`,
+		`multipart/mixed; boundary="a\b"`,
 		`text/plain`,
 	} {
 		f.Add(s)

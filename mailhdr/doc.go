@@ -28,6 +28,13 @@
 // white space around each line break, and reports a label with white
 // space elsewhere as the invalid URI it is.
 //
+// The structure of a message is read from each entity's first
+// Content-Type field, from its mapping when the field holds a URI label,
+// and a field is rewritten only if its rewritten form gives its body the
+// same structure: the mapping can turn a multipart into a single part or
+// change its boundary (KindStructureChange). A boundary is read as Go's
+// mime.ParseMediaType, and so go-message, reads it.
+//
 // The scanner is the package's own: go-message, which users of this
 // package hold messages in, reads for a consumer and re-encodes what it
 // writes, while a gateway must copy what it does not rewrite. Memory

@@ -31,7 +31,7 @@ type ctInfo struct {
 type fieldOutcome struct {
 	rewritten bool
 	ct        ctInfo
-	kind      Kind // 0, KindMapping or KindLineTooLong
+	kind      Kind // 0, KindMapping, KindLineTooLong or KindStructureChange
 	err       error
 	// unparsed: kind is KindMapping only because the field, which was not
 	// to be rewritten, does not parse, so its entity's body cannot be
@@ -49,6 +49,8 @@ func (oc *fieldOutcome) problem() (Kind, string, error) {
 		return KindMapping, "Content-Type not rewritten", oc.err
 	case oc.kind == KindLineTooLong:
 		return KindLineTooLong, "the rewritten Content-Type does not fold into 998-octet lines; not rewritten", nil
+	case oc.kind == KindStructureChange:
+		return KindStructureChange, "the rewritten Content-Type would make its body read as another structure; not rewritten", nil
 	}
 	return 0, "", nil
 }
@@ -108,12 +110,11 @@ func (fr *fieldRewriter) rewrite(dst, raw []byte, defaultNL string) ([]byte, fie
 		}
 	default: // Canonical
 		mapped, err = mapping.Canonical(value, fr.opts...)
-		switch {
-		case err == nil:
-			ctText = mapped
-			rewrite = mapped != value
-		case !isURI:
+		rewrite = err == nil && mapped != value
+		if !isURI {
 			ctText = value
+		} else if err == nil {
+			ctText = mapped
 		}
 	}
 	if err != nil {
@@ -130,6 +131,10 @@ func (fr *fieldRewriter) rewrite(dst, raw []byte, defaultNL string) ([]byte, fie
 	if !rewrite {
 		return append(dst, raw...), out
 	}
+	if !isURI && !fr.keepsStructure(out.ct, mapped) {
+		out.kind, out.err = KindStructureChange, nil
+		return append(dst, raw...), out
+	}
 	nl, final := lineEndings(raw, defaultNL)
 	dst, ok := appendFolded(dst, prefix, mapped, !isURI && fr.to == ToURI, nl, final)
 	if !ok {
@@ -138,6 +143,73 @@ func (fr *fieldRewriter) rewrite(dst, raw []byte, defaultNL string) ([]byte, fie
 	}
 	out.rewritten = true
 	return dst, out
+}
+
+// keepsStructure reports whether mapped, the rewritten value of a
+// Content-Type field of structure before, gives its body the same
+// structure. The mapping keeps the type and subtype of every Content-Type
+// but one with a uri. subtype (SPEC K2, K3, N2), so a single part of any
+// other subtype stays one without mapping it back.
+func (fr *fieldRewriter) keepsStructure(before ctInfo, mapped string) bool {
+	if before.known && !before.multipart() && !before.encapsulates() && !before.uriSubtype() {
+		return true
+	}
+	return before.readsLike(fr.structureOfOutput(mapped))
+}
+
+// structureOfOutput returns the structure a reader finds in mapped, the
+// rewritten value of a Content-Type field; a URI label (ToURI) stands for
+// the Content-Type it maps to. The mapping does not always keep the
+// structure (SPEC N2), and a field is rewritten only where it does: the
+// top-level type of a uri. subtype becomes application (multipart/uri.a%3Ab;
+// boundary=x comes back as application/uri.a%3Ab; boundary="x"), the
+// parameters of a uri. or URI-body Content-Type are percent-encoded once
+// more (boundary="x y" comes back as boundary="x%2520y"), and a uri.
+// subtype wrapping a ContentType: URI becomes the wrapped type (K6), so a
+// text part can come back as a multipart. The reverse mapping takes no
+// options: the reader is not bound by this rewriter's (NoControlled would
+// refuse the ContentType: labels ToURI writes).
+func (fr *fieldRewriter) structureOfOutput(mapped string) ctInfo {
+	if fr.to == ToURI {
+		ct, err := mapping.ToContentType(mapped)
+		if err != nil {
+			return ctInfo{}
+		}
+		mapped = ct
+	}
+	info, _ := structureOf(mapped)
+	return info
+}
+
+// readsLike reports whether the scanner reads a body under c as under d:
+// both passed through unexamined (not known), both leaves, both
+// encapsulated messages, or both multiparts with the same boundary and
+// the same digest-ness (which gives parts without a Content-Type their
+// default type, RFC 2046 §5.1.5).
+func (c ctInfo) readsLike(d ctInfo) bool {
+	if c.known != d.known {
+		return false
+	}
+	cm, dm := c.multipart(), d.multipart()
+	if cm || dm {
+		return cm && dm && c.hasBoundary == d.hasBoundary && c.boundary == d.boundary &&
+			(c.mediaType == "multipart/digest") == (d.mediaType == "multipart/digest")
+	}
+	return c.encapsulates() == d.encapsulates()
+}
+
+// uriSubtype reports whether the subtype starts with "uri." (SPEC K1).
+func (c ctInfo) uriSubtype() bool {
+	_, sub, _ := strings.Cut(c.mediaType, "/")
+	return strings.HasPrefix(sub, "uri.")
+}
+
+func (c ctInfo) multipart() bool { return strings.HasPrefix(c.mediaType, "multipart/") }
+
+// encapsulates reports whether the body is a message (RFC 2046 §5.2.1,
+// RFC 6532 §3.5).
+func (c ctInfo) encapsulates() bool {
+	return c.mediaType == "message/rfc822" || c.mediaType == "message/global"
 }
 
 // structureOf parses a Content-Type leniently for the scanner; a value
@@ -149,7 +221,7 @@ func structureOf(ct string) (ctInfo, error) {
 		return ctInfo{}, err
 	}
 	info := ctInfo{known: true, mediaType: strings.ToLower(p.Type + "/" + p.Subtype)}
-	info.boundary, info.hasBoundary = boundaryOf(p)
+	info.boundary, info.hasBoundary = boundaryOf(ct, p)
 	return info, nil
 }
 

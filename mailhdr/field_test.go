@@ -2,6 +2,7 @@ package mailhdr
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -94,6 +95,91 @@ func TestRewriteFieldStructure(t *testing.T) {
 		assert.Equal(t, tc.media, oc.ct.mediaType)
 		assert.Equal(t, tc.boundary, oc.ct.boundary)
 	}
+}
+
+// TestRewriteFieldKeepsStructure: a field is rewritten only if a reader
+// of the rewritten field (mapping a URI label back) reads its body as the
+// original says: the same class (single part, multipart, encapsulated
+// message), and for a multipart the same boundary and digest-ness.
+func TestRewriteFieldKeepsStructure(t *testing.T) {
+	cases := []struct {
+		name, ct string
+		to       Target
+		kept     bool // rewritten
+	}{
+		{"native multipart", `multipart/mixed; boundary="x y"`, ToURI, true},
+		{"native digest", `multipart/digest; boundary=x`, ToURI, true},
+		{"uri. subtype of a single part", `message/uri.a%3Ab`, ToURI, true},
+		{"uri. subtype wrapping a multipart", `multipart/uri.ContentType%3Amultipart%2Fmixed; boundary=q`, ToURI, true},
+		{"escaped backslash in the boundary", `multipart/mixed; boundary="a\\b"`, ToURI, true},
+		{"multipart with a uri. subtype becomes application", `multipart/uri.a%3Ab; boundary=x`, ToURI, false},
+		{"a multipart with a uri. subtype, canonical", `multipart/uri.a%3Ab; boundary=x`, Canonical, false},
+		{"URI-body encodes the boundary once more", `multipart/mixed; URI-body="a:b"; boundary="x y"`, ToURI, false},
+		{"a text part collapses to a multipart", `text/uri.ContentType%3Amultipart%2Fmixed; boundary=q`, ToURI, false},
+		{"a text part collapses to a multipart, canonical", `text/uri.ContentType%3Amultipart%2Fmixed; boundary=q`, Canonical, false},
+		{"a multipart collapses to a digest", `multipart/uri.ContentType%3Amultipart%2Fdigest; boundary=q`, ToURI, false},
+		{"a single part stays one through a collapse", `message/uri.ContentType%3Atext%2Fplain`, Canonical, true},
+		{"a single part collapses to an encapsulated message", `text/uri.ContentType%3Amessage%2Frfc822`, ToURI, false},
+		{"Go keeps an unneeded backslash, the mapping drops it", `multipart/mixed; boundary="a\b"`, ToURI, false},
+	}
+	for _, tc := range cases {
+		for _, o := range []Options{{To: tc.to}, {To: tc.to, StrictURI: true, StrictParsing: true}} {
+			t.Run(fmt.Sprintf("%s/strict=%v", tc.name, o.StrictURI), func(t *testing.T) {
+				raw := "Content-Type: " + tc.ct + "\r\n"
+				out, oc := newFieldRewriter(&o).rewrite(nil, []byte(raw), "\r\n")
+				before, err := structureOf(tc.ct)
+				require.NoError(t, err)
+				assert.Equal(t, before, oc.ct, "the scanner reads the body as the original says")
+				if tc.kept {
+					assert.True(t, oc.rewritten)
+					assert.Zero(t, oc.kind)
+					return
+				}
+				assert.Equal(t, raw, string(out))
+				assert.False(t, oc.rewritten)
+				assert.Equal(t, KindStructureChange, oc.kind)
+				kind, detail, err := oc.problem()
+				assert.Equal(t, KindStructureChange, kind)
+				assert.Contains(t, detail, "another structure")
+				assert.NoError(t, err)
+			})
+		}
+	}
+}
+
+// TestStructureKeptThroughARoundTrip: a multipart whose field the
+// mapping would turn into another structure keeps its field, so its
+// parts' labels, rewritten to URIs, come back on the way to Content-Types
+// and the message is as it was. (Rewriting the outer field had left a
+// label that maps to a single part, or to another boundary, and the parts
+// below it unreachable.)
+func TestStructureKeptThroughARoundTrip(t *testing.T) {
+	for _, top := range []string{
+		`multipart/uri.a%3Ab; boundary=x`,
+		`multipart/mixed; URI-body="a:b"; boundary="x y"`,
+		`multipart/mixed; boundary="a\b"`,
+	} {
+		t.Run(top, func(t *testing.T) {
+			ct, err := structureOf(top)
+			require.NoError(t, err)
+			b := ct.boundary
+			in := "Content-Type: " + top + "\n\n--" + b + "\nContent-Type: text/plain\n\nhi\n--" + b + "--\n"
+			uri, rep := rewriteBytes(t, []byte(in), Options{})
+			assert.Equal(t, 1, rep.Rewritten)
+			assert.Equal(t, []problemAt{{"top", KindStructureChange}}, problemsOf(rep))
+			assert.Contains(t, string(uri), "ContentType:text/plain")
+			back, rep := rewriteBytes(t, uri, Options{To: ToContentType})
+			assert.Equal(t, 1, rep.Rewritten)
+			assert.Equal(t, in, string(back))
+		})
+	}
+	// A text part whose label would collapse to a multipart stays a
+	// single part: its body is not read for fields.
+	in := "Content-Type: text/uri.ContentType%3Amultipart%2Fmixed; boundary=q\n\n--q\nContent-Type: text/plain\n\n--q--\n"
+	out, rep := rewriteBytes(t, []byte(in), Options{})
+	assert.Equal(t, in, string(out))
+	assert.Equal(t, 1, rep.Entities)
+	assert.Equal(t, []problemAt{{"top", KindStructureChange}}, problemsOf(rep))
 }
 
 // TestStrictParsing: mail's unquoted values map only with the default

@@ -17,12 +17,12 @@ import (
 // (CRLF for a field go-message created, which is what it writes).
 //
 // The error, if not nil, joins a *Problem for each Content-Type field
-// that does not map or fold (KindMapping or KindLineTooLong, with an
-// empty Path; unlike Rewrite, not for a Content-Type that does not parse
-// where the target leaves it as it is, since go-message reads the body),
-// or wraps the error go-message returned for a field it cannot
-// format; h is then unchanged. The limits of opts do not apply: h is in
-// memory already.
+// that does not map, fold or keep its structure (KindMapping,
+// KindLineTooLong or KindStructureChange, with an empty Path; unlike
+// Rewrite, not for a Content-Type that does not parse where the target
+// leaves it as it is, since go-message reads the body), or wraps the
+// error go-message returned for a field it cannot format; h is then
+// unchanged. The limits of opts do not apply: h is in memory already.
 func RewriteHeader(h *textproto.Header, opts Options) (int, error) {
 	n, problems, err := rewriteHeader(h, &opts)
 	if err != nil {

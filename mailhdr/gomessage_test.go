@@ -66,6 +66,16 @@ func TestRewriteHeaderProblems(t *testing.T) {
 	assert.NoError(t, err)
 	assert.Equal(t, in, writeHeader(t, h), "unchanged")
 
+	// A field whose mapping would make its body another structure.
+	const multi = "Content-Type: multipart/uri.a%3Ab; boundary=x\r\n\r\n"
+	h = readHeader(t, multi)
+	n, err = RewriteHeader(&h, Options{})
+	assert.Zero(t, n)
+	require.ErrorAs(t, err, &p)
+	assert.Equal(t, KindStructureChange, p.Kind)
+	assert.ErrorIs(t, err, ErrStructureChange)
+	assert.Equal(t, multi, writeHeader(t, h), "unchanged")
+
 	var empty textproto.Header
 	n, err = RewriteHeader(&empty, Options{})
 	assert.Zero(t, n)

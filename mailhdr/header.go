@@ -212,7 +212,7 @@ func (s *scanner) endHeader() {
 		return
 	}
 	switch {
-	case strings.HasPrefix(ct.mediaType, "multipart/"):
+	case ct.multipart():
 		if !ct.hasBoundary || ct.boundary == "" || len(ct.boundary) > maxBoundaryLen {
 			s.problem(KindNoBoundary, s.path, s.h.start, "multipart without a usable boundary; body passed through", nil)
 			return
@@ -221,7 +221,7 @@ func (s *scanner) endHeader() {
 			return
 		}
 		s.st.pushMultipart(ct.boundary, ct.mediaType == "multipart/digest", len(s.path))
-	case ct.mediaType == "message/rfc822" || ct.mediaType == "message/global":
+	case ct.encapsulates():
 		// RFC 2046 §5.2.1, RFC 6532 §3.5: only identity encodings can be
 		// read as they stand; an encoded message passes through.
 		switch s.h.cte {

@@ -59,6 +59,14 @@ const (
 	// KindTooDeep: a multipart or encapsulated message nested deeper than
 	// MaxDepth; it is passed through unexamined.
 	KindTooDeep
+	// KindStructureChange: a Content-Type field whose rewritten form
+	// would have its body read as another structure: a multipart with
+	// another boundary, or a multipart, an encapsulated message and a
+	// single part turned into one another, as the mapping can (SPEC K1
+	// drops the top-level type of a uri. subtype, so multipart/uri.a%3Ab
+	// comes back as application/uri.a%3Ab). The field is not rewritten, and
+	// the body is read as the field says.
+	KindStructureChange
 )
 
 var kindNames = [...]string{
@@ -72,6 +80,7 @@ var kindNames = [...]string{
 	KindHeaderTooLarge:   "header-too-large",
 	KindFieldTooLarge:    "field-too-large",
 	KindTooDeep:          "too-deep",
+	KindStructureChange:  "structure-change",
 }
 
 // String returns the kind's name, e.g. "missing-delimiter".
@@ -95,6 +104,7 @@ var (
 	ErrHeaderTooLarge   = errors.New("mailhdr: header-too-large")
 	ErrFieldTooLarge    = errors.New("mailhdr: field-too-large")
 	ErrTooDeep          = errors.New("mailhdr: too-deep")
+	ErrStructureChange  = errors.New("mailhdr: structure-change")
 )
 
 var sentinels = [...]error{
@@ -108,6 +118,7 @@ var sentinels = [...]error{
 	KindHeaderTooLarge:   ErrHeaderTooLarge,
 	KindFieldTooLarge:    ErrFieldTooLarge,
 	KindTooDeep:          ErrTooDeep,
+	KindStructureChange:  ErrStructureChange,
 }
 
 // Path locates an entity in a message. Each element is either the 1-based
