@@ -25,6 +25,12 @@ import (
 // a\b, for MSIE's unescaped file names), where ct, parsed by the RFC,
 // holds ab. So a raw value with a backslash in it is read by
 // mime.ParseMediaType itself, if that parses it.
+//
+// go-message reads a boundary as mime.ParseMediaType does, with two
+// differences: it decodes RFC 2047 encoded words in it (which RFC 2047
+// §5 does not allow in a parameter; boundary="=?utf-8?q?a?=" is a to
+// go-message, as it stands here), and where mime.ParseMediaType refuses
+// the field it reads no parts, where this reads the field by the RFC.
 func boundaryOf(raw string, ct mapping.ContentType) (string, bool) {
 	const name = "boundary"
 	if strings.IndexByte(raw, '\\') >= 0 {

@@ -136,6 +136,9 @@ func FuzzBoundaryOf(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, ct string) {
+		if strings.IndexByte(ct, '\\') >= 0 {
+			return // read by mime.ParseMediaType itself (TestBoundaryBackslash)
+		}
 		_, params, err := mime.ParseMediaType(ct)
 		if err != nil {
 			return

@@ -32,8 +32,10 @@
 // Content-Type field, from its mapping when the field holds a URI label,
 // and a field is rewritten only if its rewritten form gives its body the
 // same structure: the mapping can turn a multipart into a single part or
-// change its boundary (KindStructureChange). A boundary is read as Go's
-// mime.ParseMediaType, and so go-message, reads it.
+// the other way round, or change a boundary (KindStructureChange). A
+// boundary is read as Go's mime.ParseMediaType reads it, and so as
+// go-message splits a body, but for RFC 2047 encoded words, which
+// go-message decodes in it.
 //
 // The scanner is the package's own: go-message, which users of this
 // package hold messages in, reads for a consumer and re-encodes what it

@@ -132,7 +132,7 @@ func (fr *fieldRewriter) rewrite(dst, raw []byte, defaultNL string) ([]byte, fie
 		return append(dst, raw...), out
 	}
 	if !isURI && !fr.keepsStructure(out.ct, mapped) {
-		out.kind, out.err = KindStructureChange, nil
+		out.kind, out.err, out.unparsed = KindStructureChange, nil, false
 		return append(dst, raw...), out
 	}
 	nl, final := lineEndings(raw, defaultNL)
@@ -147,14 +147,23 @@ func (fr *fieldRewriter) rewrite(dst, raw []byte, defaultNL string) ([]byte, fie
 
 // keepsStructure reports whether mapped, the rewritten value of a
 // Content-Type field of structure before, gives its body the same
-// structure. The mapping keeps the type and subtype of every Content-Type
-// but one with a uri. subtype (SPEC K2, K3, N2), so a single part of any
-// other subtype stays one without mapping it back.
+// reading. A single part of a subtype other than uri. needs no mapping
+// back: the mapping keeps its type and subtype.
 func (fr *fieldRewriter) keepsStructure(before ctInfo, mapped string) bool {
-	if before.known && !before.multipart() && !before.encapsulates() && !before.uriSubtype() {
+	if staysSinglePart(before) {
 		return true
 	}
-	return before.readsLike(fr.structureOfOutput(mapped))
+	return before.reading() == fr.structureOfOutput(mapped).reading()
+}
+
+// staysSinglePart reports whether a rewrite leaves a Content-Type of
+// structure c a single part (not multipart, not an encapsulated
+// message): c is one, and the mapping keeps its type and subtype, as it
+// does for every subtype but a uri. one (SPEC K2, K3; R1, R2 on the way
+// back).
+func staysSinglePart(c ctInfo) bool {
+	_, sub, _ := strings.Cut(c.mediaType, "/")
+	return c.known && c.reading() == (bodyReading{}) && !strings.HasPrefix(sub, "uri.")
 }
 
 // structureOfOutput returns the structure a reader finds in mapped, the
@@ -164,11 +173,12 @@ func (fr *fieldRewriter) keepsStructure(before ctInfo, mapped string) bool {
 // top-level type of a uri. subtype becomes application (multipart/uri.a%3Ab;
 // boundary=x comes back as application/uri.a%3Ab; boundary="x"), the
 // parameters of a uri. or URI-body Content-Type are percent-encoded once
-// more (boundary="x y" comes back as boundary="x%2520y"), and a uri.
-// subtype wrapping a ContentType: URI becomes the wrapped type (K6), so a
-// text part can come back as a multipart. The reverse mapping takes no
-// options: the reader is not bound by this rewriter's (NoControlled would
-// refuse the ContentType: labels ToURI writes).
+// more, or decoded (boundary="x y" comes back as boundary="x%2520y", and
+// boundary=a%41 as boundary="aA"), a uri. subtype wrapping a ContentType:
+// URI becomes the wrapped type (K6), so a text part can come back as a
+// multipart or the other way round, and a quoted boundary whose backslash
+// Go keeps loses it. The reverse mapping takes no options: a reader of
+// the output is not bound by this rewriter's.
 func (fr *fieldRewriter) structureOfOutput(mapped string) ctInfo {
 	if fr.to == ToURI {
 		ct, err := mapping.ToContentType(mapped)
@@ -181,30 +191,36 @@ func (fr *fieldRewriter) structureOfOutput(mapped string) ctInfo {
 	return info
 }
 
-// readsLike reports whether the scanner reads a body under c as under d:
-// both passed through unexamined (not known), both leaves, both
-// encapsulated messages, or both multiparts with the same boundary and
-// the same digest-ness (which gives parts without a Content-Type their
-// default type, RFC 2046 §5.1.5).
-func (c ctInfo) readsLike(d ctInfo) bool {
-	if c.known != d.known {
-		return false
-	}
-	cm, dm := c.multipart(), d.multipart()
-	if cm || dm {
-		return cm && dm && c.hasBoundary == d.hasBoundary && c.boundary == d.boundary &&
-			(c.mediaType == "multipart/digest") == (d.mediaType == "multipart/digest")
-	}
-	return c.encapsulates() == d.encapsulates()
+// bodyReading is how the scanner reads a body: the zero value for one it
+// passes through (a single part, a multipart without a usable boundary,
+// a Content-Type that does not parse), or as an encapsulated message, or
+// as a multipart with this boundary, digest or not (which gives parts
+// without a Content-Type their default type, RFC 2046 §5.1.5).
+type bodyReading struct {
+	message, multipart, digest bool
+	boundary                   string
 }
 
-// uriSubtype reports whether the subtype starts with "uri." (SPEC K1).
-func (c ctInfo) uriSubtype() bool {
-	_, sub, _ := strings.Cut(c.mediaType, "/")
-	return strings.HasPrefix(sub, "uri.")
+func (c ctInfo) reading() bodyReading {
+	switch {
+	case !c.known:
+	case c.multipart():
+		if c.usableBoundary() {
+			return bodyReading{multipart: true, digest: c.mediaType == "multipart/digest", boundary: c.boundary}
+		}
+	case c.encapsulates():
+		return bodyReading{message: true}
+	}
+	return bodyReading{}
 }
 
 func (c ctInfo) multipart() bool { return strings.HasPrefix(c.mediaType, "multipart/") }
+
+// usableBoundary reports whether a multipart's boundary can be used: it
+// is there, not empty, and short enough for its delimiter line.
+func (c ctInfo) usableBoundary() bool {
+	return c.hasBoundary && c.boundary != "" && len(c.boundary) <= maxBoundaryLen
+}
 
 // encapsulates reports whether the body is a message (RFC 2046 §5.2.1,
 // RFC 6532 §3.5).
@@ -212,13 +228,18 @@ func (c ctInfo) encapsulates() bool {
 	return c.mediaType == "message/rfc822" || c.mediaType == "message/global"
 }
 
-// structureOf parses a Content-Type leniently for the scanner; a value
-// that does not parse gives the zero ctInfo (unknown) and the parse
-// error.
+// structureOf parses a Content-Type for the scanner, leniently (mail's
+// unquoted values) or else strictly (Lenient takes an unquoted value to
+// run on where the grammar has a comment begin: a=b(c d)); a value that
+// parses neither way gives the zero ctInfo (unknown) and the lenient
+// parse error.
 func structureOf(ct string) (ctInfo, error) {
 	p, err := mapping.ParseContentType(ct, mapping.Lenient)
 	if err != nil {
-		return ctInfo{}, err
+		var serr error
+		if p, serr = mapping.ParseContentType(ct); serr != nil {
+			return ctInfo{}, err
+		}
 	}
 	info := ctInfo{known: true, mediaType: strings.ToLower(p.Type + "/" + p.Subtype)}
 	info.boundary, info.hasBoundary = boundaryOf(ct, p)

@@ -121,6 +121,12 @@ func TestRewriteFieldKeepsStructure(t *testing.T) {
 		{"a single part stays one through a collapse", `message/uri.ContentType%3Atext%2Fplain`, Canonical, true},
 		{"a single part collapses to an encapsulated message", `text/uri.ContentType%3Amessage%2Frfc822`, ToURI, false},
 		{"Go keeps an unneeded backslash, the mapping drops it", `multipart/mixed; boundary="a\b"`, ToURI, false},
+		{"URI-body decodes a %HH in the boundary", `multipart/mixed; URI-body="a:b"; boundary=a%41`, ToURI, false},
+		// Passed through before and after: a multipart without a usable
+		// boundary is read as a single part is.
+		{"no boundary, to a single part", `multipart/uri.a%3Ab`, ToURI, true},
+		{"a single part to a multipart without a boundary", `text/uri.ContentType%3Amultipart%2Fmixed`, ToURI, true},
+		{"an empty boundary, to a single part", `multipart/uri.a%3Ab; boundary=""`, Canonical, true},
 	}
 	for _, tc := range cases {
 		for _, o := range []Options{{To: tc.to}, {To: tc.to, StrictURI: true, StrictParsing: true}} {
@@ -180,6 +186,35 @@ func TestStructureKeptThroughARoundTrip(t *testing.T) {
 	assert.Equal(t, in, string(out))
 	assert.Equal(t, 1, rep.Entities)
 	assert.Equal(t, []problemAt{{"top", KindStructureChange}}, problemsOf(rep))
+}
+
+// TestStrictParsingStructure: with StrictParsing, a Content-Type that
+// parses only strictly (a comment right after a value) is rewritten and
+// its structure read, by Rewrite and by RewriteHeader.
+func TestStrictParsingStructure(t *testing.T) {
+	const ct = "multipart/mixed; boundary=x; a=b(c d)"
+	for _, to := range []Target{ToURI, Canonical} {
+		o := Options{To: to, StrictParsing: true}
+		_, oc := newFieldRewriter(&o).rewrite(nil, []byte("Content-Type: "+ct+"\r\n"), "\r\n")
+		assert.True(t, oc.rewritten, to)
+		assert.Zero(t, oc.kind, to)
+		assert.Equal(t, bodyReading{multipart: true, boundary: "x"}, oc.ct.reading(), to)
+
+		in := "Content-Type: " + ct + "\r\n\r\n--x\r\nContent-Type: TEXT/plain\r\n\r\n--x--\r\n"
+		_, rep := rewriteBytes(t, []byte(in), o)
+		assert.Equal(t, 2, rep.Entities, to)
+		assert.Equal(t, 2, rep.Rewritten, to)
+		assert.True(t, rep.OK(), "%v", rep.Err())
+
+		h := readHeader(t, "Content-Type: "+ct+"\r\n\r\n")
+		n, err := RewriteHeader(&h, o)
+		assert.Equal(t, 1, n, to)
+		assert.NoError(t, err)
+	}
+	// Lenient reading cannot map it, and says so.
+	_, oc := newFieldRewriter(&Options{}).rewrite(nil, []byte("Content-Type: "+ct+"\r\n"), "\r\n")
+	assert.Equal(t, KindMapping, oc.kind)
+	assert.Equal(t, "x", oc.ct.boundary)
 }
 
 // TestStrictParsing: mail's unquoted values map only with the default

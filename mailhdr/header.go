@@ -213,7 +213,7 @@ func (s *scanner) endHeader() {
 	}
 	switch {
 	case ct.multipart():
-		if !ct.hasBoundary || ct.boundary == "" || len(ct.boundary) > maxBoundaryLen {
+		if !ct.usableBoundary() {
 			s.problem(KindNoBoundary, s.path, s.h.start, "multipart without a usable boundary; body passed through", nil)
 			return
 		}

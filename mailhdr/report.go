@@ -40,7 +40,8 @@ const (
 	// parameter (missing, empty or longer than 996 octets, so that a
 	// delimiter line fits in 998); the body is passed through unexamined.
 	// The boundary is read as Go's mime.ParseMediaType reads it, RFC 2231
-	// forms (boundary*=utf-8''..., boundary*0=, boundary*1*=) included.
+	// forms (boundary*=utf-8''..., boundary*0=, boundary*1*=) and its
+	// backslash rule included.
 	KindNoBoundary
 	// KindMissingDelimiter: a multipart body without its close delimiter,
 	// ended by the end of the input or by an outer delimiter.

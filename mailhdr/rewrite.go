@@ -20,8 +20,10 @@ import (
 // message/partial and message/external-body, are copied as they are. A
 // multipart's boundary is read from whichever form of its Content-Type is
 // a Content-Type: the field's value, or its mapping when the value is a
-// URI label; RFC 2231 forms (boundary*0=, boundary*=) are read as Go's
-// mime.ParseMediaType reads them.
+// URI label; it is read as Go's mime.ParseMediaType reads it, RFC 2231
+// forms (boundary*0=, boundary*=) included. A field is rewritten only if
+// its rewritten form gives its body the same structure
+// (KindStructureChange).
 //
 // Malformed input is copied, never refused: the Report lists each
 // Content-Type that was not rewritten and each part of the message that
