@@ -163,7 +163,7 @@ func (fr *fieldRewriter) keepsStructure(before ctInfo, mapped string) bool {
 // back).
 func staysSinglePart(c ctInfo) bool {
 	_, sub, _ := strings.Cut(c.mediaType, "/")
-	return c.known && c.reading() == (bodyReading{}) && !strings.HasPrefix(sub, "uri.")
+	return c.known && !c.multipart() && !c.encapsulates() && !strings.HasPrefix(sub, "uri.")
 }
 
 // structureOfOutput returns the structure a reader finds in mapped, the
