@@ -20,8 +20,8 @@ type responseWriter struct {
 	r    *http.Request // for OnError
 	done bool          // the label was rewritten or can no longer matter
 	// probed is the Content-Type field a flush that could not be done,
-	// or a status net/http refused, left behind, and probedLabel its
-	// first value (see unsent).
+	// a ReadFrom that copied nothing, or a status net/http refused, left
+	// behind, and probedLabel its first value (see unsent).
 	probed      []string
 	probedLabel string
 }
@@ -197,15 +197,26 @@ func (x *responseWriter) hijack() (net.Conn, *bufio.ReadWriter, error) {
 	return c, rw, err
 }
 
+// readFrom rewrites the label before the underlying ReadFrom. net/http's
+// sends no header until src yields data (golang.org/issue/5660), so a
+// ReadFrom that copied nothing leaves the header unsent, as a flush that
+// could not be done does: a handler that then answers otherwise (a label
+// set after an empty or failing source) has its label mapped, as over
+// HTTP/2, whose writer has no ReadFrom and so copies through Write.
 func (x *responseWriter) readFrom(src io.Reader) (int64, error) {
 	rf, ok := x.w.(io.ReaderFrom)
 	if !ok {
 		return io.Copy(x, src) // x has no ReadFrom: Write rewrites
 	}
-	if !x.done {
+	first := !x.done
+	if first {
 		x.rewrite()
 	}
-	return rf.ReadFrom(src)
+	n, err := rf.ReadFrom(src)
+	if first && n == 0 {
+		x.unsent()
+	}
+	return n, err
 }
 
 // push starts an HTTP/2 server push; the promised request's header is not

@@ -1,11 +1,13 @@
 package middleware
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -237,5 +239,61 @@ func TestInvalidStatusPanicsAndKeepsTheRewrite(t *testing.T) {
 			assert.Equal(t, []string{tt.want}, w.Header()["Content-Type"])
 			assert.Equal(t, tt.errs, errs)
 		})
+	}
+}
+
+// failingReader fails at once, as a file whose first read fails.
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("source failed") }
+
+// net/http's HTTP/1 ReadFrom sends no header until the source yields data
+// (golang.org/issue/5660), so io.Copy from an empty or failing source
+// leaves the handler free to answer otherwise, as HTTP/2, whose writer
+// has no ReadFrom, does: a label it then sets is mapped when the header
+// does go out, and one it leaves is mapped (or reported) once.
+func TestReadFromThatSendsNothingKeepsTheRewrite(t *testing.T) {
+	const bad = "ContentType:a%0Ab/c"
+	tests := []struct {
+		name          string
+		src           io.Reader
+		before, after string // labels set before io.Copy and after it; "" keeps it
+		want          string
+		reports       int
+	}{
+		{"empty source, label set after", struct{ io.Reader }{strings.NewReader("")}, "text/plain", uriLabel, ctLabel, 0},
+		{"failing source, label set after", failingReader{}, "text/plain", uriLabel, ctLabel, 0},
+		{"empty source, label untouched", struct{ io.Reader }{strings.NewReader("")}, uriLabel, "", ctLabel, 0},
+		{"empty source, unmappable label untouched, reported once", struct{ io.Reader }{strings.NewReader("")}, bad, "", bad, 1},
+	}
+	for _, proto := range []string{"HTTP/1.1", "HTTP/2.0"} {
+		for _, tt := range tests {
+			t.Run(proto+" "+tt.name, func(t *testing.T) {
+				var reports atomic.Int32
+				srv := httptest.NewUnstartedServer(Rewrite(Options{OnError: func(*http.Request, error) { reports.Add(1) }})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					w.Header().Set("Content-Type", tt.before)
+					n, _ := io.Copy(w, tt.src)
+					require.Zero(t, n)
+					if tt.after != "" {
+						w.Header().Set("Content-Type", tt.after)
+					}
+					w.WriteHeader(http.StatusAccepted)
+					_, _ = w.Write([]byte("fallback"))
+				})))
+				srv.EnableHTTP2 = proto == "HTTP/2.0"
+				srv.StartTLS()
+				defer srv.Close()
+				res, err := srv.Client().Get(srv.URL)
+				require.NoError(t, err)
+				defer res.Body.Close()
+				body, err := io.ReadAll(res.Body)
+				require.NoError(t, err)
+				require.Equal(t, proto, res.Proto)
+				assert.Equal(t, http.StatusAccepted, res.StatusCode, "nothing was sent by io.Copy")
+				assert.Equal(t, "fallback", string(body))
+				assert.Equal(t, []string{tt.want}, res.Header["Content-Type"])
+				assert.Equal(t, int32(tt.reports), reports.Load())
+			})
+		}
 	}
 }
