@@ -76,8 +76,12 @@ type replayBody struct {
 
 // decodeForm reads the body of r, the middleware's own copy of the
 // request, decodes it (draft-hoehrmann-urlencoded §4) and sets r.PostForm,
-// as ParseForm does for application/x-www-form-urlencoded; r.Form stays
-// nil, so ParseForm (FormValue, ...) adds the URL's query to it as usual.
+// as ParseForm does for application/x-www-form-urlencoded; r.Form is set
+// to nil, so ParseForm (FormValue, ...) builds it from PostForm and the
+// URL's query as usual. It may not be nil before: a handler ahead of the
+// middleware that read a form value (gorilla's HTTPMethodOverrideHandler
+// does on every POST) had net/http parse the form, which, for a type it
+// does not know, leaves the body unread and r.Form the query alone.
 // The handler can still read the body: it is replayed from the bytes
 // read. On error r.PostForm stays nil and the body is replayed: the octets
 // read, then the rest of a body over the limit, or the same error again
@@ -100,7 +104,7 @@ func (rw *rewriter) decodeForm(r *http.Request) error {
 	if err == nil {
 		var ds urlencoded.DataSet
 		if ds, err = urlencoded.Decode(string(buf)); err == nil {
-			r.PostForm = ds.Values()
+			r.PostForm, r.Form = ds.Values(), nil
 			r.Body = replayBody{bytes.NewReader(buf), orig}
 			return nil
 		}

@@ -365,3 +365,52 @@ func TestFormWithoutBody(t *testing.T) {
 		})
 	}
 }
+
+// A handler before the middleware that reads a form value (gorilla's
+// HTTPMethodOverrideHandler calls r.FormValue on every POST) makes
+// net/http parse the form first: for a type it does not know, it leaves
+// the body unread and sets r.Form to the URL's query alone. The handler
+// must still find the decoded body in r.Form (FormValue), as it finds
+// the body of the legacy type net/http decodes itself.
+func TestFormParsedBeforeTheMiddleware(t *testing.T) {
+	tests := []struct {
+		name, label, body string
+	}{
+		{"application/www-form-urlencoded", "application/www-form-urlencoded", "a=1;b=2"},
+		{"URI label", "ContentType:application/www-form-urlencoded", "a=1;b=2"},
+		{"legacy type, net/http's own (baseline)", "application/x-www-form-urlencoded", "a=1&b=2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var form url.Values
+			var a, q string
+			h := Rewrite(Options{DecodeForms: true})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				a, q = r.FormValue("a"), r.FormValue("q")
+				form = r.Form
+			}))
+			var before url.Values
+			outer := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_ = r.FormValue("_method")
+				before = cloneValues(r.Form)
+				h.ServeHTTP(w, r)
+			})
+			r := httptest.NewRequest(http.MethodPost, "/?q=query&a=fromurl", strings.NewReader(tt.body))
+			r.Header.Set("Content-Type", tt.label)
+			w := httptest.NewRecorder()
+			outer.ServeHTTP(w, r)
+			require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+			assert.Equal(t, "1", a, "the body's value comes first, as net/http puts it")
+			assert.Equal(t, "query", q)
+			assert.Equal(t, url.Values{"a": {"1", "fromurl"}, "b": {"2"}, "q": {"query"}}, form)
+			assert.Equal(t, before, r.Form, "the caller's form is not modified")
+		})
+	}
+}
+
+func cloneValues(v url.Values) url.Values {
+	c := url.Values{}
+	for k, vv := range v {
+		c[k] = append([]string(nil), vv...)
+	}
+	return c
+}
