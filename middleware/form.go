@@ -83,7 +83,8 @@ type replayBody struct {
 // does on every POST) had net/http parse the form, which, for a type it
 // does not know, leaves the body unread and r.Form the query alone.
 // The handler can still read the body: it is replayed from the bytes
-// read. On error r.PostForm stays nil and the body is replayed: the octets
+// read. On error r.PostForm is left as it was (nil, unless a handler
+// ahead parsed the form) and the body is replayed: the octets
 // read, then the rest of a body over the limit, or the same error again
 // for a body whose read failed.
 func (rw *rewriter) decodeForm(r *http.Request) error {
