@@ -5,6 +5,7 @@
 //
 //	go run ./examples/mailgateway                      # listen on 127.0.0.1:2525, print messages
 //	go run ./examples/mailgateway -to ct -next 127.0.0.1:25
+//	curl smtp://127.0.0.1:2525 --mail-from a@example.com --mail-rcpt b@example.net -T mailhdr/testdata/corpus/nested.eml
 //
 // It listens on 127.0.0.1 by default, takes no authentication and speaks
 // no TLS: put it on a trusted path. Interrupt it to stop it.
@@ -77,6 +78,7 @@ func main() {
 		log.Fatal(err)
 	}
 	log.Printf("mailgateway: rewriting Content-Types to %s, listening on %s", target, l.Addr())
+	log.Printf("mailgateway: try: curl smtp://%s --mail-from a@example.com --mail-rcpt b@example.net -T mailhdr/testdata/corpus/nested.eml", l.Addr())
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

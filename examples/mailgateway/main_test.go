@@ -195,3 +195,57 @@ func TestRecipientLimit(t *testing.T) {
 		c.Close()
 	}
 }
+
+// TestSaysWhatToTry: like the other examples, the gateway says how to try
+// it: a curl command that sends a message of the repository to the address
+// it listens on.
+func TestSaysWhatToTry(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	bin, err := built()
+	require.NoError(t, err)
+	cmd := exec.Command(bin, "-listen", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	lines, done := make(chan string), make(chan struct{})
+	t.Cleanup(func() { close(done) })
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			case <-done:
+				return
+			}
+		}
+	}()
+	var addr, try string
+	timeout := time.After(30 * time.Second)
+	for try == "" {
+		select {
+		case line, ok := <-lines:
+			require.True(t, ok, "the gateway stopped")
+			if m := regexp.MustCompile(`listening on (\S+)`).FindStringSubmatch(line); m != nil {
+				addr = m[1]
+			}
+			if _, after, ok := strings.Cut(line, "try: "); ok {
+				try = after
+			}
+		case <-timeout:
+			t.Fatal("the gateway did not say what to try")
+		}
+	}
+	require.NotEmpty(t, addr, "no address")
+	require.NotEmpty(t, try, "nothing to try")
+	assert.Contains(t, try, "smtp://"+addr+" ")
+	file := regexp.MustCompile(`-T (\S+)`).FindStringSubmatch(try)
+	require.NotNil(t, file, "%s", try)
+	assert.FileExists(t, filepath.Join("..", "..", file[1]), "the file it sends, from the repository's root")
+}
