@@ -5,6 +5,7 @@
 //
 //	go run ./examples/mailgateway                      # listen on 127.0.0.1:2525, print messages
 //	go run ./examples/mailgateway -to ct -next 127.0.0.1:25
+//	curl smtp://127.0.0.1:2525 --mail-from a@example.com --mail-rcpt b@example.net -T mailhdr/testdata/corpus/nested.eml
 //
 // It listens on 127.0.0.1 by default, takes no authentication and speaks
 // no TLS: put it on a trusted path. Interrupt it to stop it.
@@ -31,7 +32,7 @@ func main() {
 	listen := flag.String("listen", "127.0.0.1:2525", "address to listen on")
 	to := flag.String("to", "uri", "rewrite Content-Types to: uri, ct or canonical")
 	next := flag.String("next", "", "next SMTP hop (host:port) to relay to")
-	dir := flag.String("dir", "", "folder to write messages into, when there is no -next")
+	dir := flag.String("dir", "", "folder to write messages into (made if it does not exist), when there is no -next")
 	maxBytes := flag.Int64("max-message-bytes", 64<<20, "largest message accepted")
 	// go-smtp accepts any number of recipients unless told otherwise, and
 	// each one is held in memory until the message ends: a client sending
@@ -55,6 +56,12 @@ func main() {
 	case *next != "":
 		be.Deliver = relay.SMTPDeliver(*next)
 	case *dir != "":
+		// The folder is made here, so that -dir /tmp/mail works as the
+		// README shows it, and a folder that cannot be made stops the
+		// gateway at once rather than failing every message with 451.
+		if err := os.MkdirAll(*dir, 0o755); err != nil {
+			log.Fatal(err)
+		}
 		be.Deliver = relay.DirDeliver(*dir)
 	default:
 		be.Deliver = relay.WriterDeliver(os.Stdout)
@@ -71,6 +78,7 @@ func main() {
 		log.Fatal(err)
 	}
 	log.Printf("mailgateway: rewriting Content-Types to %s, listening on %s", target, l.Addr())
+	log.Printf("mailgateway: try: curl smtp://%s --mail-from a@example.com --mail-rcpt b@example.net -T mailhdr/testdata/corpus/nested.eml", l.Addr())
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -132,6 +132,10 @@ func TestGateway(t *testing.T) {
 			func(stdout, _ string) string { return stdout }},
 		{"into -dir", func(_ *testing.T, dir string) []string { return []string{"-dir", dir} }, 0,
 			func(_, dir string) string { return header + readDir(dir) }},
+		// As the README shows it: -dir /tmp/mail, a folder that need not
+		// exist yet.
+		{"into a new -dir", func(_ *testing.T, dir string) []string { return []string{"-dir", filepath.Join(dir, "new", "mail")} }, 0,
+			func(_, dir string) string { return header + readDir(filepath.Join(dir, "new", "mail")) }},
 		{"to -next, before -dir", func(t *testing.T, dir string) []string { return []string{"-next", hop(t), "-dir", dir} }, 0,
 			func(string, string) string { return hopGot.String() }},
 		// (Into a folder: to standard output, a message refused for its
@@ -155,7 +159,7 @@ func TestGateway(t *testing.T) {
 			// Standard output reaches the test through a pipe.
 			assert.Eventually(t, func() bool { return tt.delivered(stdout.String(), dir) == header+rewritten }, 10*time.Second, 10*time.Millisecond,
 				"delivered %q", tt.delivered(stdout.String(), dir))
-			if tt.name != "into -dir" {
+			if !strings.HasPrefix(tt.name, "into ") {
 				assert.Empty(t, readDir(dir), "written into -dir as well")
 			}
 			if tt.name != "to standard output" {
@@ -190,4 +194,58 @@ func TestRecipientLimit(t *testing.T) {
 		assert.Equal(t, 452, se.Code)
 		c.Close()
 	}
+}
+
+// TestSaysWhatToTry: like the other examples, the gateway says how to try
+// it: a curl command that sends a message of the repository to the address
+// it listens on.
+func TestSaysWhatToTry(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	bin, err := built()
+	require.NoError(t, err)
+	cmd := exec.Command(bin, "-listen", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	lines, done := make(chan string), make(chan struct{})
+	t.Cleanup(func() { close(done) })
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			case <-done:
+				return
+			}
+		}
+	}()
+	var addr, try string
+	timeout := time.After(30 * time.Second)
+	for try == "" {
+		select {
+		case line, ok := <-lines:
+			require.True(t, ok, "the gateway stopped")
+			if m := regexp.MustCompile(`listening on (\S+)`).FindStringSubmatch(line); m != nil {
+				addr = m[1]
+			}
+			if _, after, ok := strings.Cut(line, "try: "); ok {
+				try = after
+			}
+		case <-timeout:
+			t.Fatal("the gateway did not say what to try")
+		}
+	}
+	require.NotEmpty(t, addr, "no address")
+	require.NotEmpty(t, try, "nothing to try")
+	assert.Contains(t, try, "smtp://"+addr+" ")
+	file := regexp.MustCompile(`-T (\S+)`).FindStringSubmatch(try)
+	require.NotNil(t, file, "%s", try)
+	assert.FileExists(t, filepath.Join("..", "..", file[1]), "the file it sends, from the repository's root")
 }

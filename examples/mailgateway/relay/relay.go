@@ -139,7 +139,8 @@ func SMTPDeliver(addr string) Deliver {
 // DirDeliver returns a Deliver that writes each message to a new file
 // in dir, named by the time it arrived and a counter, with the suffix
 // .eml. A file is written under a temporary name and renamed when it is
-// complete.
+// complete. dir must exist: DirDeliver does not make it (the mailgateway
+// command does), and without it every message fails.
 func DirDeliver(dir string) Deliver {
 	var n atomic.Uint64
 	return func(_ string, _ []string, msg io.Reader) error {
