@@ -84,6 +84,12 @@ func rewriteHeader(h *textproto.Header, opts *Options) (int, []*Problem, error) 
 // The Report lists the fields not rewritten, with go-message's 0-based
 // part indices turned into Path's 1-based numbers. The error is the one
 // fn or go-message returned.
+//
+// Of the limits of opts, only MaxProblems and MaxReportBytes apply:
+// go-message has read each header already, and Walk descends as deeply as
+// go-message does, which sets no depth limit. For untrusted mail, bound
+// the message's size before message.Read, or use Rewrite or NewReader,
+// where MaxDepth and the header limits apply.
 func Walk(e *message.Entity, opts Options, fn message.WalkFunc) (Report, error) {
 	var rep Report
 	log := reportBuilder{rep: &rep, lim: opts.limits()}

@@ -104,7 +104,7 @@ type Options struct {
 	// descended into; the top-level message is depth 0. An entity at the
 	// limit still has its header rewritten, but its body is passed
 	// through unexamined. 0 means DefaultMaxDepth; a negative value means
-	// no limit.
+	// no limit. Walk, which descends as go-message does, does not apply it.
 	MaxDepth int
 	// MaxProblems bounds how many problems a Report lists; the others are
 	// only counted (Report.Omitted). 0 means DefaultMaxProblems; a
