@@ -28,8 +28,11 @@ const mailCorpusDir = "../mailhdr/testdata/corpus"
 // boundary=----=_Part_1_2.3 that mime.ParseMediaType refuses,
 // ambiguous-boundary.eml is read differently (go-message's part reader
 // takes "--b--" for the end of a part of boundary "b" even inside a
-// multipart of boundary "b--"), and uri-already.eml has a URI label for
-// a Content-Type.
+// multipart of boundary "b--"; and in mixed-endings.eml, whose part reader
+// keeps the line ending of the first delimiter, so that it finds one part
+// where mailhdr, like Python's email package, finds two), mbox.eml starts
+// with an mbox "From " line, and uri-already.eml has a URI label for a
+// Content-Type.
 var goMessageReadable = map[string]bool{
 	"simple.eml": true, "simple-lf.eml": true, "rfc822.eml": true,
 	"global.eml": true, "encoded-message.eml": true, "digest.eml": true,
