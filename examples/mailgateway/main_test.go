@@ -53,9 +53,9 @@ func TestMain(m *testing.M) {
 }
 
 // gateway starts the command (built once for all the tests) with args on
-// a free port of 127.0.0.1; it returns the address it listens on and what
-// it writes to standard output.
-func gateway(t *testing.T, args ...string) (addr string, stdout *servertest.SyncBuffer) {
+// a free port of 127.0.0.1; it returns the address it listens on, the
+// command it says to try, and what it writes to standard output.
+func gateway(t *testing.T, args ...string) (addr, try string, stdout *servertest.SyncBuffer) {
 	t.Helper()
 	bin, err := built()
 	require.NoError(t, err)
@@ -70,22 +70,27 @@ func gateway(t *testing.T, args ...string) (addr string, stdout *servertest.Sync
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 	})
+	// It says where it listens, then what to try.
 	listening := regexp.MustCompile(`listening on (\S+)`)
-	found := make(chan string, 1)
+	found := make(chan [2]string, 1)
 	go func() {
+		var addr string
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			if m := listening.FindStringSubmatch(sc.Text()); m != nil {
-				found <- m[1]
+				addr = m[1]
+			} else if _, try, ok := strings.Cut(sc.Text(), "try: "); ok && addr != "" {
+				found <- [2]string{addr, try}
 			}
 		}
 	}()
 	select {
-	case addr = <-found:
+	case got := <-found:
+		addr, try = got[0], got[1]
 	case <-time.After(30 * time.Second):
-		t.Fatal("the gateway did not say where it listens")
+		t.Fatal("the gateway did not say where it listens and what to try")
 	}
-	return addr, stdout
+	return addr, try, stdout
 }
 
 func send(t *testing.T, addr string) error {
@@ -146,7 +151,7 @@ func TestGateway(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			addr, stdout := gateway(t, tt.args(t, dir)...)
+			addr, _, stdout := gateway(t, tt.args(t, dir)...)
 			err := send(t, addr)
 			if tt.code != 0 {
 				var se *smtp.SMTPError
@@ -181,7 +186,7 @@ func TestRecipientLimit(t *testing.T) {
 		args []string
 		max  int
 	}{{nil, 100}, {[]string{"-max-recipients", "3"}, 3}} {
-		addr, _ := gateway(t, tt.args...)
+		addr, _, _ := gateway(t, tt.args...)
 		c, err := smtp.Dial(addr)
 		require.NoError(t, err)
 		require.NoError(t, c.Mail("a@example.com", nil))
@@ -203,45 +208,7 @@ func TestSaysWhatToTry(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the command")
 	}
-	bin, err := built()
-	require.NoError(t, err)
-	cmd := exec.Command(bin, "-listen", "127.0.0.1:0")
-	stderr, err := cmd.StderrPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	lines, done := make(chan string), make(chan struct{})
-	t.Cleanup(func() { close(done) })
-	go func() {
-		defer close(lines)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			select {
-			case lines <- sc.Text():
-			case <-done:
-				return
-			}
-		}
-	}()
-	var addr, try string
-	timeout := time.After(30 * time.Second)
-	for try == "" {
-		select {
-		case line, ok := <-lines:
-			require.True(t, ok, "the gateway stopped")
-			if m := regexp.MustCompile(`listening on (\S+)`).FindStringSubmatch(line); m != nil {
-				addr = m[1]
-			}
-			if _, after, ok := strings.Cut(line, "try: "); ok {
-				try = after
-			}
-		case <-timeout:
-			t.Fatal("the gateway did not say what to try")
-		}
-	}
+	addr, try, _ := gateway(t)
 	require.NotEmpty(t, addr, "no address")
 	require.NotEmpty(t, try, "nothing to try")
 	assert.Contains(t, try, "smtp://"+addr+" ")
