@@ -130,7 +130,11 @@ type Options struct {
 	// used after ServeHTTP returns; set FreshWriters when handlers you do
 	// not control may break it (a goroutine left writing to w), so that
 	// such a write reaches the writer of its own request, as it does
-	// without the middleware, and never a later request's.
+	// without the middleware, and never a later request's. One that
+	// breaks it is http.TimeoutHandler placed inside Rewrite: after the
+	// timeout its handler may still run, and while its writes are
+	// dropped, a Push passes through to w; put TimeoutHandler outside
+	// Rewrite, or set FreshWriters.
 	FreshWriters bool
 
 	// OnError, if not nil, is called with every label that cannot be
