@@ -19,8 +19,9 @@ import (
 // answered and the proxy has sent the response header, which closes the
 // inbound body. Unguarded, the transport then fails the request write,
 // closes the backend connection and the client gets the first part of
-// the response and an unexpected EOF; proxybody.Guard, which the test
-// proxies and examples/proxy install, answers that read itself.
+// the response and an unexpected EOF; middleware.GuardProxyBody, which
+// the test proxies and examples/proxy install, turns that read's failure
+// into the end of the body.
 func TestProxyAnswerBeforeBodyEnds(t *testing.T) {
 	first := bytes.Repeat([]byte("a"), 1<<10)
 	rest := bytes.Repeat([]byte("b"), 64<<10)

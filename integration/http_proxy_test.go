@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cturi/cturi/internal/proxybody"
 	"github.com/cturi/cturi/mapping"
 	"github.com/cturi/cturi/middleware"
 	"github.com/stretchr/testify/assert"
@@ -81,7 +80,7 @@ func labelProxy(backend *httptest.Server, flush time.Duration) http.Handler {
 	return &httputil.ReverseProxy{
 		Rewrite: middleware.ProxyRewrite(opts, func(pr *httputil.ProxyRequest) {
 			pr.SetURL(target)
-			proxybody.Guard(pr.Out)
+			middleware.GuardProxyBody(pr.Out)
 		}),
 		ModifyResponse: middleware.ProxyModifyResponse(opts, nil),
 		Transport:      backend.Client().Transport,
@@ -96,7 +95,7 @@ func plainProxy(backend *httptest.Server) *httputil.ReverseProxy {
 	return &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(target)
-			proxybody.Guard(pr.Out)
+			middleware.GuardProxyBody(pr.Out)
 		},
 		Transport: backend.Client().Transport,
 		ErrorLog:  log.New(io.Discard, "", 0),

@@ -101,5 +101,7 @@
 //
 // ProxyRewrite and ProxyModifyResponse plug the same rewriting into
 // httputil.ReverseProxy's Rewrite and ModifyResponse hooks. The whole
-// middleware can also wrap the proxy handler.
+// middleware can also wrap the proxy handler. GuardProxyBody, called in
+// the Rewrite hook, keeps any ReverseProxy from cutting a response short
+// when a backend answers quickly (golang/go#40747).
 package middleware

@@ -103,6 +103,7 @@ func ExampleProxyRewrite() {
 		Rewrite: middleware.ProxyRewrite(opts, func(pr *httputil.ProxyRequest) {
 			pr.SetURL(backend)
 			pr.SetXForwarded()
+			middleware.GuardProxyBody(pr.Out) // golang/go#40747
 		}),
 		ModifyResponse: middleware.ProxyModifyResponse(opts, nil),
 		FlushInterval:  -1, // stream whatever the (mapped) label says

@@ -142,7 +142,7 @@ func TestBackendBodyErrors(t *testing.T) {
 }
 
 // A backend that answers as soon as the request body is in does not get
-// its response cut short by the proxy (golang/go#40747; proxybody.Guard).
+// its response cut short by the proxy (golang/go#40747; middleware.GuardProxyBody).
 // servertest.HoldLateBodyRead makes the race happen on every run.
 func TestProxyAnswerBeforeBodyEnds(t *testing.T) {
 	first, rest := strings.Repeat("a", 1<<10), strings.Repeat("b", 64<<10)

@@ -6,7 +6,6 @@ import (
 	"net/http/httputil"
 	"net/url"
 
-	"github.com/cturi/cturi/internal/proxybody"
 	"github.com/cturi/cturi/mapping"
 	"github.com/cturi/cturi/middleware"
 	"github.com/gorilla/handlers"
@@ -31,8 +30,8 @@ func newProxy(target *url.URL, logw io.Writer) http.Handler {
 			pr.SetURL(target)
 			pr.SetXForwarded()
 			// Without this, a backend that answers quickly can have its
-			// response cut short (golang/go#40747; see proxybody).
-			proxybody.Guard(pr.Out)
+			// response cut short (golang/go#40747).
+			middleware.GuardProxyBody(pr.Out)
 		}),
 		ModifyResponse: middleware.ProxyModifyResponse(opts, nil),
 		// Flush every write: a stream the backend labels with a URI is

@@ -1,4 +1,4 @@
-package proxybody
+package middleware
 
 import (
 	"errors"
@@ -41,7 +41,7 @@ func (b *closedAfter) Read(p []byte) (int, error) {
 
 func (b *closedAfter) Close() error { b.closed = true; return nil }
 
-func TestGuardEndsAtDeclaredLength(t *testing.T) {
+func TestGuardProxyBodyEndsAtDeclaredLength(t *testing.T) {
 	tests := []struct {
 		name   string
 		reader func(string) io.Reader
@@ -54,7 +54,7 @@ func TestGuardEndsAtDeclaredLength(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			in := &closedAfter{r: tt.reader("hello world"), n: 11}
 			out := &http.Request{Body: in, ContentLength: 11}
-			Guard(out)
+			GuardProxyBody(out)
 			got, err := io.ReadAll(out.Body)
 			require.NoError(t, err)
 			assert.Equal(t, "hello world", string(got))
@@ -72,16 +72,16 @@ func TestGuardEndsAtDeclaredLength(t *testing.T) {
 
 // What the inbound body says before its declared length reaches the
 // transport unchanged: a short body is the transport's to report.
-func TestGuardPassesEarlyErrors(t *testing.T) {
+func TestGuardProxyBodyPassesEarlyErrors(t *testing.T) {
 	boom := errors.New("boom")
 	out := &http.Request{Body: &closedAfter{r: strings.NewReader("abc"), n: 3, readErr: boom}, ContentLength: 10}
-	Guard(out)
+	GuardProxyBody(out)
 	n, err := out.Body.Read(make([]byte, 10))
 	assert.Equal(t, 3, n)
 	assert.Equal(t, boom, err)
 
 	out = &http.Request{Body: io.NopCloser(strings.NewReader("abc")), ContentLength: 10}
-	Guard(out)
+	GuardProxyBody(out)
 	got, err := io.ReadAll(out.Body)
 	require.NoError(t, err)
 	assert.Equal(t, "abc", string(got))
@@ -89,9 +89,9 @@ func TestGuardPassesEarlyErrors(t *testing.T) {
 
 // A body longer than it declares still fails the request: the transport
 // sees the octets past the length.
-func TestGuardKeepsTheLengthCheck(t *testing.T) {
+func TestGuardProxyBodyKeepsTheLengthCheck(t *testing.T) {
 	out := &http.Request{Body: io.NopCloser(strings.NewReader("hello world")), ContentLength: 5}
-	Guard(out)
+	GuardProxyBody(out)
 	got, err := io.ReadAll(io.LimitReader(out.Body, 5))
 	require.NoError(t, err)
 	assert.Equal(t, "hello", string(got))
@@ -101,15 +101,15 @@ func TestGuardKeepsTheLengthCheck(t *testing.T) {
 }
 
 // A body closed before its declared length is an error, not its end.
-func TestGuardClosedEarly(t *testing.T) {
+func TestGuardProxyBodyClosedEarly(t *testing.T) {
 	out := &http.Request{Body: &closedAfter{r: strings.NewReader("abc"), n: 3}, ContentLength: 10}
-	Guard(out)
+	GuardProxyBody(out)
 	got, err := io.ReadAll(out.Body)
 	assert.Equal(t, "abc", string(got))
 	assert.ErrorIs(t, err, http.ErrBodyReadAfterClose)
 }
 
-func TestGuardLeavesOtherBodies(t *testing.T) {
+func TestGuardProxyBodyLeavesOtherBodies(t *testing.T) {
 	chunked := io.NopCloser(strings.NewReader("x"))
 	tests := []struct {
 		name string
@@ -123,7 +123,7 @@ func TestGuardLeavesOtherBodies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		out := &http.Request{Body: tt.body, ContentLength: tt.n}
-		Guard(out)
+		GuardProxyBody(out)
 		assert.Equal(t, tt.body, out.Body, tt.name)
 	}
 }
@@ -131,7 +131,7 @@ func TestGuardLeavesOtherBodies(t *testing.T) {
 // Past the declared length only http.ErrBodyReadAfterClose (wrapped or
 // not) becomes the end of the body; any other error still reaches the
 // transport, which fails the request.
-func TestGuardMapsOnlyReadAfterClose(t *testing.T) {
+func TestGuardProxyBodyMapsOnlyReadAfterClose(t *testing.T) {
 	boom := errors.New("boom")
 	tests := []struct {
 		name string
@@ -146,7 +146,7 @@ func TestGuardMapsOnlyReadAfterClose(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := &http.Request{Body: io.NopCloser(io.MultiReader(strings.NewReader("hello"), iotest.ErrReader(tt.err))), ContentLength: 5}
-			Guard(out)
+			GuardProxyBody(out)
 			got := make([]byte, 5)
 			_, err := io.ReadFull(out.Body, got)
 			require.NoError(t, err)
