@@ -120,6 +120,27 @@ func ExampleProxyRewrite() {
 	// ContentType:image/jpeg 127.0.0.1:9000
 }
 
+// The guard is transparent to the transport's reads of a body of known
+// length; only a read that fails after the declared length, because the
+// server has closed the inbound body, becomes the end of the body.
+func ExampleGuardProxyBody() {
+	backend, _ := url.Parse("http://127.0.0.1:9000")
+	proxy := &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(backend)
+			middleware.GuardProxyBody(pr.Out)
+		},
+	}
+
+	// What the transport reads of a guarded body:
+	in := httptest.NewRequest(http.MethodPost, "/", strings.NewReader("hello"))
+	out := in.Clone(in.Context())
+	proxy.Rewrite(&httputil.ProxyRequest{In: in, Out: out})
+	b, err := io.ReadAll(out.Body)
+	fmt.Printf("%q %v %d\n", b, err, out.ContentLength)
+	// Output: "hello" <nil> 5
+}
+
 func ExampleProxyModifyResponse() {
 	modify := middleware.ProxyModifyResponse(middleware.Options{}, nil)
 	res := &http.Response{Header: http.Header{"Content-Type": {"ContentType:text/event-stream"}}}
