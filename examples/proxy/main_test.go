@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/iotest"
 	"time"
@@ -51,7 +52,18 @@ func TestRunRejectsBadBackend(t *testing.T) {
 }
 
 func TestProxyTranslates(t *testing.T) {
-	backend := httptest.NewServer(newBackend())
+	// The event stream's response writer holds back the second event
+	// until the client has read the first (see below).
+	firstRead := make(chan struct{})
+	events := &holdSecondWrite{release: firstRead}
+	demo := newBackend()
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/events" {
+			events.ResponseWriter = w
+			w = events
+		}
+		demo.ServeHTTP(w, r)
+	}))
 	defer backend.Close()
 	target, _ := url.Parse(backend.URL)
 	proxy := httptest.NewServer(newProxy(target, io.Discard))
@@ -106,18 +118,44 @@ func TestProxyTranslates(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, res.StatusCode)
 	assert.Equal(t, `text/plain; charset="utf-8"`, res.Header.Get("Content-Type"))
 
-	// The event stream arrives event by event: the first one is there
-	// long before the backend has sent the last.
-	start := time.Now()
+	// The event stream arrives event by event: the client has the first
+	// event while the backend still holds back the second, which it sends
+	// only once the client has read the first. A proxy that held the
+	// stream back would have the backend give up waiting.
 	res, err = c.Get(proxy.URL + "/events")
 	require.NoError(t, err)
 	defer res.Body.Close()
 	assert.Equal(t, "text/event-stream", res.Header.Get("Content-Type"))
 	line, err := bufio.NewReader(res.Body).ReadString('\n')
+	close(firstRead)
 	require.NoError(t, err)
 	assert.Equal(t, "data: event 1 of 5\n", line)
-	assert.Less(t, time.Since(start), 1200*time.Millisecond, "the first event was not held back")
+	assert.False(t, events.gaveUp.Load(), "the first event was held back until the backend sent the next")
 }
+
+// holdSecondWrite is a response writer whose second Write (the demo
+// backend's second event) waits until release is closed, or 10 s at most:
+// gaveUp then says it stopped waiting.
+type holdSecondWrite struct {
+	http.ResponseWriter
+	release <-chan struct{}
+	writes  int
+	gaveUp  atomic.Bool
+}
+
+func (h *holdSecondWrite) Write(p []byte) (int, error) {
+	if h.writes++; h.writes == 2 {
+		select {
+		case <-h.release:
+		case <-time.After(10 * time.Second):
+			h.gaveUp.Store(true)
+		}
+	}
+	return h.ResponseWriter.Write(p)
+}
+
+// Unwrap gives http.ResponseController the backend's writer, to flush.
+func (h *holdSecondWrite) Unwrap() http.ResponseWriter { return h.ResponseWriter }
 
 // The demo backend answers 400 to a body it cannot read, 413 only to one
 // over its limit.
