@@ -84,9 +84,7 @@ func TestConcurrentLoad(t *testing.T) {
 			var firstErr, firstCorrupt sync.Once
 			var wg sync.WaitGroup
 			for w := range workers {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
+				wg.Go(func() {
 					rnd := rand.New(rand.NewPCG(uint64(w), 42))
 					buf := make([]byte, maxBody)
 					for {
@@ -121,7 +119,7 @@ func TestConcurrentLoad(t *testing.T) {
 							})
 						}
 					}
-				}()
+				})
 			}
 			wg.Wait()
 			require.NoError(t, ctx.Err(), "the load did not finish before the test binary's -timeout")

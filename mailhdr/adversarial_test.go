@@ -379,11 +379,11 @@ func TestRewrittenFieldGrowth(t *testing.T) {
 // terminal escape sequences.
 func TestProblemsQuoteDecodedOctets(t *testing.T) {
 	for _, b := range []string{"\r\x1b[2Kforged", "a\x00b\x7f", "nel\u0085", "ls\u2028", `back\slash"`} {
-		enc := ""
+		var enc strings.Builder
 		for i := 0; i < len(b); i++ {
-			enc += fmt.Sprintf("%%%02X", b[i])
+			fmt.Fprintf(&enc, "%%%02X", b[i])
 		}
-		msg := "Content-Type: multipart/mixed; boundary*=utf-8''" + enc + "\r\n\r\n--" + b + "-x\r\n"
+		msg := "Content-Type: multipart/mixed; boundary*=utf-8''" + enc.String() + "\r\n\r\n--" + b + "-x\r\n"
 		_, rep := rewriteBytes(t, []byte(msg), Options{})
 		require.NotEmpty(t, rep.Problems, "%q", b)
 		p := rep.Problems[0]

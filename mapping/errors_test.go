@@ -129,7 +129,7 @@ func TestKindOf(t *testing.T) {
 // subtype wrapping a ContentType: URI wrapping a uri. subtype ...
 func wrapDeep(n int) string {
 	c := "text/plain"
-	for i := 0; i < n; i++ {
+	for range n {
 		u := "ContentType:" + Escape(c, ComponentSafe)
 		c = "application/uri." + Escape(u, TokenSafe)
 	}

@@ -120,7 +120,7 @@ func appendEscapeLower[T bytesOrString](dst []byte, s T, keep ByteSet) []byte {
 
 // Octet maps for appendEncoded.
 var foldNone, foldLower = func() (none, lower [256]byte) {
-	for c := 0; c < 256; c++ {
+	for c := range 256 {
 		none[c], lower[c] = byte(c), byte(c)
 		if 'A' <= c && c <= 'Z' {
 			lower[c] = byte(c) + 'a' - 'A'
@@ -169,7 +169,7 @@ func appendUnescape[T bytesOrString](dst []byte, s T) []byte {
 
 // hexVal holds the value of each hex digit (and 0 for other octets).
 var hexVal = func() (t [256]byte) {
-	for c := 0; c < 256; c++ {
+	for c := range 256 {
 		if v := unhex(byte(c)); v >= 0 {
 			t[c] = byte(v)
 		}

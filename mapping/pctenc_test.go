@@ -35,12 +35,12 @@ func TestSetsMatchSPEC(t *testing.T) {
 		{"LCHAR (R0.5)", setLChar, func(c byte) bool { return c > 0x20 && c < 0x7F && c != ';' && c != '"' }},
 	}
 	for _, tt := range tests {
-		for c := 0; c < 256; c++ {
+		for c := range 256 {
 			assert.Equal(t, tt.want(byte(c)), tt.set.Contains(byte(c)), "%s: octet 0x%02X", tt.name, c)
 		}
 	}
 	// ENC_C's output is made of TCHAR only (R0.7).
-	for c := 0; c < 128; c++ {
+	for c := range 128 {
 		if TokenSafe.Contains(byte(c)) {
 			assert.True(t, tchar(byte(c)))
 		}

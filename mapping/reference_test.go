@@ -130,30 +130,30 @@ func pct(c byte) string { return string([]byte{'%', upperHex[c>>4], upperHex[c&1
 
 // encC is ENC_C (R0.7).
 func encC(s string) string {
-	out := ""
+	var out strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if isTS(c) || c == '"' || c >= 0x80 {
-			out += pct(c)
+			out.WriteString(pct(c))
 		} else {
-			out += s[i : i+1]
+			out.WriteString(s[i : i+1])
 		}
 	}
-	return out
+	return out.String()
 }
 
 // encU is ENC_U (R0.8).
 func encU(s string) string {
-	out := ""
+	var out strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if isSafeU(c) {
-			out += s[i : i+1]
+			out.WriteString(s[i : i+1])
 		} else {
-			out += pct(c)
+			out.WriteString(pct(c))
 		}
 	}
-	return out
+	return out.String()
 }
 
 func hexVal(c byte) byte {
@@ -190,21 +190,21 @@ func dec(s string) string {
 
 // repair is REPAIR_X (R0.11) for the context given by allowed.
 func repair(s string, allowed func(byte) bool) string {
-	out := ""
+	var out strings.Builder
 	i := 0
 	for i < len(s) {
 		if isTriplet(s, i) {
-			out += s[i : i+3]
+			out.WriteString(s[i : i+3])
 			i += 3
 		} else if allowed(s[i]) {
-			out += s[i : i+1]
+			out.WriteString(s[i : i+1])
 			i++
 		} else {
-			out += pct(s[i])
+			out.WriteString(pct(s[i]))
 			i++
 		}
 	}
-	return out
+	return out.String()
 }
 
 // validIn reports whether s is valid in a URI context: every octet is
@@ -297,7 +297,7 @@ func schemeLen(s string) int {
 
 // isOpaque is R0.15.
 func isOpaque(q string) bool {
-	for _, item := range strings.Split(q, "&") {
+	for item := range strings.SplitSeq(q, "&") {
 		if item == "" {
 			continue
 		}
@@ -340,11 +340,11 @@ func refAuthorityOK(body string) bool {
 	}
 	auth := rest[:end]
 	hostport := auth
-	if at := strings.IndexByte(auth, '@'); at >= 0 {
-		if !userinfoOK(auth[:at]) {
+	if before, after, ok := strings.Cut(auth, "@"); ok {
+		if !userinfoOK(before) {
 			return false
 		}
-		hostport = auth[at+1:]
+		hostport = after
 	}
 	var port string
 	if strings.HasPrefix(hostport, "[") {
@@ -362,9 +362,9 @@ func refAuthorityOK(body string) bool {
 		port = after[1:]
 	} else {
 		host := hostport
-		if colon := strings.IndexByte(hostport, ':'); colon >= 0 {
-			host = hostport[:colon]
-			port = hostport[colon+1:]
+		if before, after, ok := strings.Cut(hostport, ":"); ok {
+			host = before
+			port = after
 		}
 		if !regNameOK(host) {
 			return false
@@ -419,9 +419,9 @@ func regNameOK(h string) bool {
 // ipLiteralOK checks the inside of "[...]": IPv6address [ "%25" 1*unreserved ].
 func ipLiteralOK(in string) bool {
 	addr := in
-	if z := strings.Index(in, "%25"); z >= 0 {
-		addr = in[:z]
-		zone := in[z+3:]
+	if before, after, ok := strings.Cut(in, "%25"); ok {
+		addr = before
+		zone := after
 		if zone == "" {
 			return false
 		}
@@ -654,12 +654,12 @@ func refK0(b string, inK1, onlyFragment bool) (string, bool, string) {
 	}
 	var body, query string
 	hasQuery := false
-	if q := strings.IndexByte(rest, '?'); q >= 0 { // K0.4
-		if !inK1 || !onlyFragment || !isOpaque(rest[q+1:]) {
+	if before, after, ok := strings.Cut(rest, "?"); ok { // K0.4
+		if !inK1 || !onlyFragment || !isOpaque(after) {
 			return "", false, kBadURIBody
 		}
-		body = repair(rest[:q], inBODY)
-		query = repair(rest[q+1:], inQUERY)
+		body = repair(before, inBODY)
+		query = repair(after, inQUERY)
 		hasQuery = true
 	} else { // K0.5
 		body = repair(rest, inBODY)
@@ -753,26 +753,27 @@ func refCT2URI(input string, strictURI, lenient bool, depth int) (string, string
 	if strictURI {
 		d = "%22"
 	}
-	u := base
+	var u strings.Builder
+	u.WriteString(base)
 	for i, it := range items {
 		if i == 0 {
-			u += "?"
+			u.WriteString("?")
 		} else {
-			u += "&"
+			u.WriteString("&")
 		}
-		u += it.name + "=" + d + it.value + d
+		u.WriteString(it.name + "=" + d + it.value + d)
 	}
 	if hasFrag {
-		u += "#" + repair(dec(frag), inFRAG)
+		u.WriteString("#" + repair(dec(frag), inFRAG))
 	}
 	if !collapse {
-		return u, ""
+		return u.String(), ""
 	}
 	// K6
 	if depth+1 > refMaxCollapse {
 		return "", kNested
 	}
-	c, e := refURI2CT(u, depth+1)
+	c, e := refURI2CT(u.String(), depth+1)
 	if e != "" {
 		return "", e
 	}
@@ -788,14 +789,14 @@ func refToContentType(uri string) (string, string) {
 
 // quoteValue writes V' of R1.4: a backslash before each '"' and '\'.
 func quoteValue(v string) string {
-	out := ""
+	var out strings.Builder
 	for i := 0; i < len(v); i++ {
 		if v[i] == '"' || v[i] == '\\' {
-			out += `\`
+			out.WriteString(`\`)
 		}
-		out += v[i : i+1]
+		out.WriteString(v[i : i+1])
 	}
-	return out
+	return out.String()
 }
 
 func refURI2CT(input string, depth int) (string, string) {
@@ -811,15 +812,15 @@ func refURI2CT(input string, depth int) (string, string) {
 		if !utf8.ValidString(s) {
 			return "", kInvalidURI
 		}
-		conv := ""
+		var conv strings.Builder
 		for i := 0; i < len(s); i++ {
 			if s[i] >= 0x80 {
-				conv += pct(s[i])
+				conv.WriteString(pct(s[i]))
 			} else {
-				conv += s[i : i+1]
+				conv.WriteString(s[i : i+1])
 			}
 		}
-		s = conv
+		s = conv.String()
 	}
 	s = stripWSP(s) // U2
 	n := schemeLen(s)
@@ -866,7 +867,7 @@ func refURI2CT(input string, depth int) (string, string) {
 	var items []item
 	if hasQuery {
 		nonEmpty := false
-		for _, it := range strings.Split(query, "&") {
+		for it := range strings.SplitSeq(query, "&") {
 			if it != "" {
 				nonEmpty = true
 			}
@@ -878,7 +879,7 @@ func refURI2CT(input string, depth int) (string, string) {
 				}
 				body += "?" + query
 			} else {
-				for _, it := range strings.Split(query, "&") {
+				for it := range strings.SplitSeq(query, "&") {
 					if it == "" {
 						continue
 					}
@@ -921,7 +922,8 @@ func refURI2CT(input string, depth int) (string, string) {
 			return "", kBadMIMEType
 		}
 		typ, sub = caseType(typ), caseSubtype(sub) // R1.3
-		c := typ + "/" + sub
+		var c strings.Builder
+		c.WriteString(typ + "/" + sub)
 		for _, it := range items { // R1.4
 			nm := dec(it.name)
 			for i := 0; i < len(nm); i++ { // addition (c): ctl first, anywhere
@@ -946,19 +948,19 @@ func refURI2CT(input string, depth int) (string, string) {
 			if !utf8.ValidString(v) {
 				return "", kBadUTF8
 			}
-			c += "; " + nm + `="` + quoteValue(v) + `"`
+			c.WriteString("; " + nm + `="` + quoteValue(v) + `"`)
 		}
 		if hasFrag { // R1.5
-			c += `; URI-fragment="` + encC(frag) + `"`
+			c.WriteString(`; URI-fragment="` + encC(frag) + `"`)
 		}
 		if !hasURIPrefix(sub) {
-			return c, ""
+			return c.String(), ""
 		}
 		// R1.6, R3
 		if depth+1 > refMaxCollapse {
 			return "", kNested
 		}
-		u, e := refCT2URI(c, false, false, depth+1)
+		u, e := refCT2URI(c.String(), false, false, depth+1)
 		if e != "" {
 			return "", e
 		}
@@ -1298,21 +1300,21 @@ var refProbeURIs = []string{
 
 // encAllNonAlnum percent-encodes every octet but ALPHA and DIGIT.
 func encAllNonAlnum(s string) string {
-	out := ""
+	var out strings.Builder
 	for i := 0; i < len(s); i++ {
 		if isAlpha(s[i]) || isDigit(s[i]) {
-			out += s[i : i+1]
+			out.WriteString(s[i : i+1])
 		} else {
-			out += pct(s[i])
+			out.WriteString(pct(s[i]))
 		}
 	}
-	return out
+	return out.String()
 }
 
 // refChain wraps c level times in "application/uri.ContentType:<c>", each
 // level adding two collapse steps (K6 then R3) for ct2uri.
 func refChain(c string, level int) string {
-	for k := 0; k < level; k++ {
+	for range level {
 		c = "application/uri." + encAllNonAlnum("ContentType:"+encAllNonAlnum(c))
 	}
 	return c

@@ -173,7 +173,7 @@ const (
 )
 
 var uriClass = func() (t [256]uint8) {
-	for c := 0; c < 256; c++ {
+	for c := range 256 {
 		switch b := byte(c); {
 		case b >= 0x80:
 			t[c] = uHigh

@@ -226,7 +226,7 @@ func TestErrorKind(t *testing.T) {
 func TestValidHeaderValueEveryOctet(t *testing.T) {
 	base := []byte("application/uri.x%3Ay; a=\"b\"") // 29 octets: 3 words and a tail
 	for pos := range base {
-		for c := 0; c < 256; c++ {
+		for c := range 256 {
 			b := append([]byte(nil), base...)
 			b[pos] = byte(c)
 			want := (c >= 0x20 || c == '\t') && c != 0x7F

@@ -164,7 +164,7 @@ func interfacesOf(w http.ResponseWriter) uint8 {
 // optional interfaces of the underlying one, each of them reaches it, and
 // the ones that send the header rewrite the label first.
 func TestViewsExposeExactlyTheUnderlyingInterfaces(t *testing.T) {
-	for has := uint8(0); has < 16; has++ {
+	for has := range uint8(16) {
 		fw := &fullWriter{recordingWriter: newRecordingWriter()}
 		under := masked(fw, has)
 		require.Equal(t, has, interfacesOf(under), "fake %04b", has)
@@ -248,7 +248,7 @@ func (u unwrapOnly) String() string              { return "unwrapOnly" }
 // header, whichever other interfaces it has (TestViewsExposeExactly...
 // sends the header with ReadFrom when the view has it).
 func TestEveryViewFlushRewrites(t *testing.T) {
-	for has := uint8(0); has < 16; has++ {
+	for has := range uint8(16) {
 		if has&hasFlusher == 0 {
 			continue
 		}

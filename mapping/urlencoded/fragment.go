@@ -1,6 +1,7 @@
 package urlencoded
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -137,12 +138,7 @@ func (d DataSet) Select(names ...string) DataSet {
 	var want func(string) bool
 	if len(names) < selectMapMin {
 		want = func(name string) bool {
-			for _, n := range names {
-				if n == name {
-					return true
-				}
-			}
-			return false
+			return slices.Contains(names, name)
 		}
 	} else {
 		set := make(map[string]struct{}, len(names))

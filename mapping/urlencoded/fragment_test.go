@@ -3,6 +3,7 @@ package urlencoded
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -179,11 +180,8 @@ func TestSelectMap(t *testing.T) {
 	require.GreaterOrEqual(t, len(names), selectMapMin)
 	var want DataSet
 	for _, p := range d {
-		for _, n := range names {
-			if p.Name == n {
-				want = append(want, p)
-				break
-			}
+		if slices.Contains(names, p.Name) {
+			want = append(want, p)
 		}
 	}
 	assert.Equal(t, want, d.Select(names...))

@@ -236,7 +236,7 @@ func FuzzFilter(f *testing.F) {
 		require.Equal(t, sel, again)
 		// It selects what Select does with the names decoded on their own.
 		var names []string
-		for _, raw := range strings.Split(fragment, ",") {
+		for raw := range strings.SplitSeq(fragment, ",") {
 			names = append(names, mapping.Unescape(raw))
 		}
 		require.Equal(t, d.Select(names...), sel, "Filter(%q)", fragment)
