@@ -21,6 +21,11 @@ func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	strictURI := fs.Bool("strict-uri", false, "write query-value delimiters as %22 (strict RFC 3986 URIs)")
 	strictParsing := fs.Bool("strict-parsing", false, "refuse the unquoted parameter values mail software writes")
 	noControlled := fs.Bool("no-controlled", false, "refuse the controlled mapping (URI-body, MIME-type) for untrusted mail")
+	// The limits default to mailhdr's; 0 also means the default and a
+	// negative value no limit, as in mailhdr.Options.
+	maxHeader := fs.Int("max-header-bytes", mailhdr.DefaultMaxHeaderBytes, "bound one header block (`N` octets; negative: no limit)")
+	maxField := fs.Int("max-field-bytes", mailhdr.DefaultMaxFieldBytes, "bound one Content-Type or Content-Transfer-Encoding field (`N` octets; negative: no limit)")
+	maxDepth := fs.Int("max-depth", mailhdr.DefaultMaxDepth, "bound how deeply parts are descended into (`N` levels; negative: no limit)")
 	// The usage goes to standard output for -h and to standard error
 	// after a bad flag: print it here rather than from fs.Usage, which the
 	// flag package calls in both cases.
@@ -52,7 +57,10 @@ func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer f.Close()
 		in = f
 	}
-	opts := mailhdr.Options{To: target, StrictURI: *strictURI, StrictParsing: *strictParsing, NoControlled: *noControlled}
+	opts := mailhdr.Options{
+		To: target, StrictURI: *strictURI, StrictParsing: *strictParsing, NoControlled: *noControlled,
+		MaxHeaderBytes: *maxHeader, MaxFieldBytes: *maxField, MaxDepth: *maxDepth,
+	}
 	rep, err := mailhdr.Rewrite(stdout, in, opts)
 	for i := range rep.Problems {
 		fmt.Fprintf(stderr, "cturi mail: offset %d: %v\n", rep.Problems[i].Offset, &rep.Problems[i])
@@ -71,7 +79,8 @@ func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func mailUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprint(w, `Usage: cturi mail [-to uri|ct|canonical] [-strict-uri] [-strict-parsing] [-no-controlled] [FILE]
+	fmt.Fprint(w, `Usage: cturi mail [-to uri|ct|canonical] [-strict-uri] [-strict-parsing] [-no-controlled]
+                  [-max-header-bytes N] [-max-field-bytes N] [-max-depth N] [FILE]
 
 Reads one MIME message from FILE (standard input when FILE is absent or
 "-") and writes it to standard output with every Content-Type field, of
@@ -84,6 +93,14 @@ line each, with its byte offset, part path and kind.
 Exit status: 0 if nothing was left unrewritten, 1 if something was (the
 message is still written in full) or on an I/O error, 2 for a usage
 error. cturi -mail [...] is the same command.
+
+A field longer than -max-field-bytes passes through unchanged, as does
+the rest of a header past -max-header-bytes; the entity's body, like the
+body of one at -max-depth, passes through unexamined. Each is reported
+(field-too-large, header-too-large, too-deep). Written as a URI label, a
+Content-Type can be over three times as long as it was: to read such a
+message back with -to ct, give -max-field-bytes (and -max-header-bytes)
+four times the limits it was written with.
 
 Flags:
 `)

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/cturi/cturi/mailhdr"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -127,4 +129,61 @@ func TestMailOutputFails(t *testing.T) {
 			assert.True(t, strings.HasPrefix(errs.String(), "cturi mail: "), "%s", errs.String())
 		})
 	}
+}
+
+// TestMailLimits: the limit flags reach mailhdr.Options. A Content-Type
+// that grows past the default field limit as a URI label reads back only
+// with -max-field-bytes raised.
+func TestMailLimits(t *testing.T) {
+	params := make([]string, 3000)
+	for i := range params {
+		params[i] = fmt.Sprintf("p%d=\"%s\"", i, strings.Repeat(" ", 10)) // each space becomes %20
+	}
+	msg := "Content-Type: text/plain;\r\n " + strings.Join(params, ";\r\n ") + "\r\n\r\nbody\r\n"
+	require.Less(t, len(msg), mailhdr.DefaultMaxFieldBytes)
+	code, labelled, stderr := runMailCmd(t, msg)
+	require.Equal(t, exitOK, code, stderr)
+	require.Greater(t, len(labelled), mailhdr.DefaultMaxFieldBytes, "the URI label outgrows the default field limit")
+	unfold := func(s string) string { return strings.ReplaceAll(s, "\r\n ", " ") }
+
+	const nested = "Content-Type: multipart/mixed; boundary=a\r\n\r\n--a\r\n" +
+		"Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nx\r\n--b--\r\n--a--\r\n"
+	cases := []struct {
+		name   string
+		stdin  string
+		args   []string
+		code   int
+		stderr string // a substring; "" means empty
+	}{
+		{"back with the default field limit", labelled, []string{"-to", "ct"}, exitFailed, "top: field-too-large"},
+		{"back with -max-field-bytes raised", labelled, []string{"-to", "ct", "-max-field-bytes", "400000"}, exitOK, ""},
+		{"back with no field limit", labelled, []string{"-to", "ct", "-max-field-bytes", "-1"}, exitOK, ""},
+		{"-max-field-bytes 0 is the default", labelled, []string{"-to", "ct", "-max-field-bytes", "0"}, exitFailed, "top: field-too-large"},
+		{"three levels within the default depth", nested, nil, exitOK, ""},
+		{"-max-depth 1", nested, []string{"-max-depth", "1"}, exitFailed, "too-deep"},
+		{"-max-header-bytes 20", nested, []string{"-max-header-bytes", "20"}, exitFailed, "top: header-too-large"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runMailCmd(t, tc.stdin, tc.args...)
+			assert.Equal(t, tc.code, code)
+			if tc.stderr == "" {
+				assert.Empty(t, stderr)
+			} else {
+				assert.Contains(t, stderr, tc.stderr)
+			}
+			switch {
+			case tc.stdin == labelled && code == exitOK:
+				assert.Equal(t, unfold(msg), unfold(stdout), "the round trip restores the Content-Type")
+			case tc.stdin == labelled:
+				assert.Equal(t, labelled, stdout, "the field past the limit passes through unchanged")
+			default:
+				assert.Contains(t, stdout, "x\r\n--b--\r\n--a--\r\n", "the message is written in full")
+			}
+		})
+	}
+
+	code, _, stderr = runMailCmd(t, msg, "-max-depth", "x")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, `invalid value "x" for flag -max-depth`)
 }
