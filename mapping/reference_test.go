@@ -136,7 +136,7 @@ func encC(s string) string {
 		if isTS(c) || c == '"' || c >= 0x80 {
 			out.WriteString(pct(c))
 		} else {
-			out.WriteString(s[i : i+1])
+			out.WriteByte(s[i])
 		}
 	}
 	return out.String()
@@ -148,7 +148,7 @@ func encU(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if isSafeU(c) {
-			out.WriteString(s[i : i+1])
+			out.WriteByte(s[i])
 		} else {
 			out.WriteString(pct(c))
 		}
@@ -197,7 +197,7 @@ func repair(s string, allowed func(byte) bool) string {
 			out.WriteString(s[i : i+3])
 			i += 3
 		} else if allowed(s[i]) {
-			out.WriteString(s[i : i+1])
+			out.WriteByte(s[i])
 			i++
 		} else {
 			out.WriteString(pct(s[i]))
@@ -794,7 +794,7 @@ func quoteValue(v string) string {
 		if v[i] == '"' || v[i] == '\\' {
 			out.WriteString(`\`)
 		}
-		out.WriteString(v[i : i+1])
+		out.WriteByte(v[i])
 	}
 	return out.String()
 }
@@ -817,7 +817,7 @@ func refURI2CT(input string, depth int) (string, string) {
 			if s[i] >= 0x80 {
 				conv.WriteString(pct(s[i]))
 			} else {
-				conv.WriteString(s[i : i+1])
+				conv.WriteByte(s[i])
 			}
 		}
 		s = conv.String()
@@ -1303,7 +1303,7 @@ func encAllNonAlnum(s string) string {
 	var out strings.Builder
 	for i := 0; i < len(s); i++ {
 		if isAlpha(s[i]) || isDigit(s[i]) {
-			out.WriteString(s[i : i+1])
+			out.WriteByte(s[i])
 		} else {
 			out.WriteString(pct(s[i]))
 		}
