@@ -42,11 +42,13 @@ func main() {
 	flag.Parse()
 
 	target, err := mailhdr.ParseTarget(*to)
-	if err != nil {
-		log.Fatal(err)
-	}
-	if *maxRcpt < 1 {
-		log.Fatal("-max-recipients must be at least 1")
+	switch {
+	case err != nil:
+		usageError(err.Error())
+	case *maxRcpt < 1:
+		usageError("-max-recipients must be at least 1")
+	case flag.NArg() > 0:
+		usageError(fmt.Sprintf("unexpected argument %q", flag.Arg(0)))
 	}
 	be := &relay.Backend{
 		Options: mailhdr.Options{To: target},
@@ -93,4 +95,12 @@ func main() {
 	if err := s.Serve(l); err != nil && !errors.Is(err, smtp.ErrServerClosed) {
 		log.Fatal(err)
 	}
+}
+
+// usageError reports a bad command line and exits with status 2, as the
+// flag package does for a flag it does not know.
+func usageError(msg string) {
+	fmt.Fprintln(os.Stderr, "mailgateway:", msg)
+	flag.Usage()
+	os.Exit(2)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -215,4 +216,39 @@ func TestSaysWhatToTry(t *testing.T) {
 	file := regexp.MustCompile(`-T (\S+)`).FindStringSubmatch(try)
 	require.NotNil(t, file, "%s", try)
 	assert.FileExists(t, filepath.Join("..", "..", file[1]), "the file it sends, from the repository's root")
+}
+
+// TestUsageErrors: a bad command line stops the gateway before it
+// listens, with status 2 (as the flag package exits for an unknown flag),
+// what is wrong, and the usage.
+func TestUsageErrors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	bin, err := built()
+	require.NoError(t, err)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-to", "auto"}, `mailgateway: mailhdr: unknown target "auto"`},
+		{[]string{"-max-recipients", "0"}, "mailgateway: -max-recipients must be at least 1"},
+		{[]string{"127.0.0.1:2526"}, `mailgateway: unexpected argument "127.0.0.1:2526"`},
+		{[]string{"-nope"}, "flag provided but not defined: -nope"},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			// A port of its own, and a deadline, in case the command
+			// does start: it is then killed, and the status is not 2.
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, bin, append([]string{"-listen", "127.0.0.1:0"}, tt.args...)...)
+			out, err := cmd.CombinedOutput()
+			var exit *exec.ExitError
+			require.ErrorAs(t, err, &exit, "%s", out)
+			assert.Equal(t, 2, exit.ExitCode(), "%s", out)
+			assert.Contains(t, string(out), tt.want)
+			assert.Contains(t, string(out), "Usage of ")
+			assert.NotContains(t, string(out), "listening on")
+		})
+	}
 }

@@ -41,6 +41,11 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "address to listen on (port 0 picks a free one)")
 	flag.Parse()
+	if flag.NArg() > 0 { // the flag package's status for a bad command line
+		fmt.Fprintf(os.Stderr, "server: unexpected argument %q\n", flag.Arg(0))
+		flag.Usage()
+		os.Exit(2)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, *addr, os.Stdout, os.Stderr); err != nil {
