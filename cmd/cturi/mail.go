@@ -23,9 +23,9 @@ func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	noControlled := fs.Bool("no-controlled", false, "refuse the controlled mapping (URI-body, MIME-type) for untrusted mail")
 	// The limits default to mailhdr's; 0 also means the default and a
 	// negative value no limit, as in mailhdr.Options.
-	maxHeader := fs.Int("max-header-bytes", mailhdr.DefaultMaxHeaderBytes, "bound one header block (`N` octets; negative: no limit)")
-	maxField := fs.Int("max-field-bytes", mailhdr.DefaultMaxFieldBytes, "bound one Content-Type or Content-Transfer-Encoding field (`N` octets; negative: no limit)")
-	maxDepth := fs.Int("max-depth", mailhdr.DefaultMaxDepth, "bound how deeply parts are descended into (`N` levels; negative: no limit)")
+	maxHeader := fs.Int("max-header-bytes", mailhdr.DefaultMaxHeaderBytes, "bound one header block (`N` octets; 0: the default; negative: no limit)")
+	maxField := fs.Int("max-field-bytes", mailhdr.DefaultMaxFieldBytes, "bound one Content-Type or Content-Transfer-Encoding field (`N` octets; 0: the default; negative: no limit)")
+	maxDepth := fs.Int("max-depth", mailhdr.DefaultMaxDepth, "bound how deeply parts are descended into (`N` levels; 0: the default; negative: no limit)")
 	// The usage goes to standard output for -h and to standard error
 	// after a bad flag: print it here rather than from fs.Usage, which the
 	// flag package calls in both cases.
@@ -96,11 +96,11 @@ error. cturi -mail [...] is the same command.
 
 A field longer than -max-field-bytes passes through unchanged, as does
 the rest of a header past -max-header-bytes; the entity's body, like the
-body of one at -max-depth, passes through unexamined. Each is reported
-(field-too-large, header-too-large, too-deep). Written as a URI label, a
-Content-Type can be over three times as long as it was: to read such a
-message back with -to ct, give -max-field-bytes (and -max-header-bytes)
-four times the limits it was written with.
+body of a multipart or message at -max-depth, passes through unexamined.
+Each is reported (field-too-large, header-too-large, too-deep). Written
+as a URI label, a Content-Type can be over three times as long as it
+was: to read such a message back with -to ct, give -max-field-bytes (and
+-max-header-bytes) four times the limits it was written with.
 
 Flags:
 `)
