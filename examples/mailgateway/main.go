@@ -33,7 +33,7 @@ func main() {
 	to := flag.String("to", "uri", "rewrite Content-Types to: uri, ct or canonical")
 	next := flag.String("next", "", "next SMTP hop (host:port) to relay to")
 	dir := flag.String("dir", "", "folder to write messages into (made if it does not exist), when there is no -next")
-	maxBytes := flag.Int64("max-message-bytes", 64<<20, "largest message accepted")
+	maxBytes := flag.Int64("max-message-bytes", 64<<20, "largest message accepted, in octets (at least 1)")
 	// go-smtp accepts any number of recipients unless told otherwise, and
 	// each one is held in memory until the message ends: a client sending
 	// RCPT TO for ever would grow the session without end. 100 is the
@@ -45,6 +45,8 @@ func main() {
 	switch {
 	case err != nil:
 		usageError(err.Error())
+	case *maxBytes < 1: // go-smtp reads 0 as no limit, and fails every BDAT chunk on a negative one
+		usageError("-max-message-bytes must be at least 1")
 	case *maxRcpt < 1:
 		usageError("-max-recipients must be at least 1")
 	case flag.NArg() > 0:

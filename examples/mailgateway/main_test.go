@@ -233,6 +233,8 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{[]string{"-to", "auto"}, `mailgateway: mailhdr: unknown target "auto"`},
 		{[]string{"-max-recipients", "0"}, "mailgateway: -max-recipients must be at least 1"},
+		{[]string{"-max-message-bytes", "0"}, "mailgateway: -max-message-bytes must be at least 1"},
+		{[]string{"-max-message-bytes", "-5"}, "mailgateway: -max-message-bytes must be at least 1"},
 		{[]string{"127.0.0.1:2526"}, `mailgateway: unexpected argument "127.0.0.1:2526"`},
 		{[]string{"-nope"}, "flag provided but not defined: -nope"},
 	} {

@@ -42,9 +42,19 @@ func main() {
 	defer stop()
 	if err := run(ctx, *addr, *backend, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "proxy:", err)
+		if _, ok := errors.AsType[usageError](err); ok {
+			flag.Usage()
+			os.Exit(2)
+		}
 		os.Exit(1)
 	}
 }
+
+// usageError is a bad -backend: main answers it with the usage and status
+// 2, as the flag package answers a bad flag.
+type usageError string
+
+func (e usageError) Error() string { return string(e) }
 
 // The servers' timeouts: headerTimeout bounds how long a client may take
 // to send a request's header (a client that trickles it in holds a
@@ -78,12 +88,12 @@ func run(ctx context.Context, addr, backendURL string, out, logw io.Writer) erro
 	}
 	target, err := url.Parse(backendURL)
 	if err != nil || (target.Scheme != "http" && target.Scheme != "https") || target.Host == "" {
-		return fmt.Errorf("-backend %q is not an http(s) URL", backendURL)
+		return usageError(fmt.Sprintf("-backend %q is not an http(s) URL", backendURL))
 	}
 	if target.User != nil {
 		// ProxyRequest.SetURL would drop them, and the transport does not
 		// send them: refuse rather than proxy without them.
-		return fmt.Errorf("-backend %q: credentials in the URL are not sent to the backend", target.Redacted())
+		return usageError(fmt.Sprintf("-backend %q: credentials in the URL are not sent to the backend", target.Redacted()))
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

@@ -37,6 +37,7 @@ func TestRunWithDemoBackend(t *testing.T) {
 func TestRunRejectsBadBackend(t *testing.T) {
 	err := run(context.Background(), "127.0.0.1:0", "ftp://x", io.Discard, io.Discard)
 	assert.ErrorContains(t, err, "not an http(s) URL")
+	assert.ErrorAs(t, err, new(usageError), "main answers it with the usage and status 2")
 
 	// httputil.ProxyRequest.SetURL does not carry the URL's user
 	// information, and the proxy's transport does not turn it into an
@@ -47,6 +48,7 @@ func TestRunRejectsBadBackend(t *testing.T) {
 	var out strings.Builder
 	err = run(ctx, "127.0.0.1:0", "http://user:secret@127.0.0.1:1", &out, io.Discard)
 	require.Error(t, err)
+	assert.ErrorAs(t, err, new(usageError))
 	assert.NotContains(t, err.Error(), "secret")
 	assert.NotContains(t, out.String(), "secret")
 }
