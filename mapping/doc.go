@@ -57,7 +57,9 @@
 // it), and percent-encoding in a host only for octets 0x80 and above (the
 // UTF-8 of non-ASCII text; %41 is refused). SPEC U7 checks the body's
 // characters only; without this, a://:x would map to a URI that net/url
-// refuses. In a decoded parameter name a control character anywhere is
+// refuses. The check is part of U7 (of decoding the URI, for a uri.
+// Content-Type), so it precedes the later rules: a://:x?URI-fragment=1 is
+// KindInvalidURI, not KindReservedParam. In a decoded parameter name a control character anywhere is
 // KindCTL, even when another non-token octet comes before it.
 //
 // # Errors
