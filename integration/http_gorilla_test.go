@@ -137,3 +137,32 @@ func TestGorillaCompressSniffsOnlyWhenCompressing(t *testing.T) {
 		})
 	}
 }
+
+// gorilla's RecoveryHandler outside the middleware (where the README puts
+// recovery) answers a panic with the header the handler had set: its
+// label goes out mapped, as on every other way out of the handler, over
+// HTTP/1.1 and HTTP/2.
+func TestGorillaRecoveryOutsideMapsLabel(t *testing.T) {
+	h := handlers.RecoveryHandler(handlers.RecoveryLogger(discardLogger{}))(
+		middleware.Rewrite(middleware.Options{})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "http://example.com/tag42")
+			panic("handler failed")
+		})))
+	for _, h2 := range []bool{false, true} {
+		srv := httptest.NewUnstartedServer(h)
+		srv.EnableHTTP2 = h2
+		srv.StartTLS()
+		res, err := srv.Client().Get(srv.URL)
+		require.NoError(t, err)
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		srv.Close()
+		assert.Equal(t, h2, res.ProtoMajor == 2)
+		assert.Equal(t, http.StatusInternalServerError, res.StatusCode)
+		assert.Equal(t, "application/uri.http%3A%2F%2Fexample.com%2Ftag42", res.Header.Get("Content-Type"), "HTTP/2 %v", h2)
+	}
+}
+
+type discardLogger struct{}
+
+func (discardLogger) Println(...any) {}

@@ -42,7 +42,9 @@
 // The response's label is rewritten exactly once, just before the header
 // goes out: on the first WriteHeader with a final status, Write,
 // WriteString, ReadFrom (io.Copy), Flush (also through
-// http.ResponseController), or when the handler returns without writing.
+// http.ResponseController), or when the handler returns without writing
+// or panics (a recovery handler outside then answers with the label
+// mapped).
 // 1xx responses such as 103 Early Hints (RFC 8297) pass through untouched
 // and do not count. The writer given to the handler has exactly the
 // optional interfaces of the writer it wraps among http.Flusher,

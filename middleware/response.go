@@ -62,6 +62,17 @@ func (x *responseWriter) finish() {
 	writerPool.Put(x)
 }
 
+// unwound rewrites the label when the handler panicked before the header
+// went out: a recovering handler outside the middleware (gorilla's
+// RecoveryHandler) then answers with the handler's header, whose label
+// must go out mapped as on any other way out. x is not recycled, since
+// something may still be unwinding with it.
+func (x *responseWriter) unwound() {
+	if !x.done {
+		x.rewrite()
+	}
+}
+
 // rewrite maps the label of the response header (rewriteHeader: an
 // absent field stays absent so net/http may sniff, a nil slice that
 // forbids sniffing stays nil, the handler's slice is replaced, never

@@ -180,15 +180,39 @@ func TestResponseErrorReported(t *testing.T) {
 	assert.Same(t, handlerReq, reqs[0])
 }
 
-// A handler that panics leaves the writer alone; the panic propagates.
+// A handler that panics before the header goes out has its label mapped
+// on the way out, for whatever recovers outside the middleware and
+// answers with that header; the panic propagates. A header already sent
+// is not touched again.
 func TestHandlerPanic(t *testing.T) {
-	rec := newRecordingWriter()
-	h := Rewrite(Options{})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", uriLabel)
-		panic(http.ErrAbortHandler)
-	}))
-	assert.PanicsWithValue(t, http.ErrAbortHandler, func() { serve(h, rec, httptest.NewRequest(http.MethodGet, "/", nil)) })
-	assert.Equal(t, []string{uriLabel}, rec.h["Content-Type"])
+	tests := []struct {
+		name  string
+		write bool // the handler writes before it panics
+		want  string
+	}{
+		{"before the header", false, ctLabel},
+		{"after the header", true, ctLabel},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := newRecordingWriter()
+			h := Rewrite(Options{})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", uriLabel)
+				if tt.write {
+					_, _ = w.Write([]byte("x"))
+					w.Header().Set("Content-Type", uriLabel) // too late to matter
+				}
+				panic(http.ErrAbortHandler)
+			}))
+			assert.PanicsWithValue(t, http.ErrAbortHandler, func() { serve(h, rec, httptest.NewRequest(http.MethodGet, "/", nil)) })
+			if tt.write {
+				assert.Equal(t, []string{ctLabel}, rec.sent(), "the header sent")
+				assert.Equal(t, []string{uriLabel}, rec.h["Content-Type"], "the header map after it was sent")
+				return
+			}
+			assert.Equal(t, []string{ctLabel}, rec.h["Content-Type"])
+		})
+	}
 }
 
 // Leave on the response side hands the handler the caller's writer itself.

@@ -35,6 +35,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	x := getResponseWriter(w, r, h.rw)
+	returned := false
+	defer func() {
+		if !returned {
+			x.unwound()
+		}
+	}()
 	vw := x.view()
 	// A rejection goes through the response rewriting too, so a client
 	// that speaks URI labels gets its 415 labelled as it expects.
@@ -42,9 +48,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		x.r = r2
 		serveNext(h.next, vw, r, r2)
 	}
-	// Not deferred: after a panic the writer is neither rewritten nor
-	// recycled, since something may still be unwinding with it.
 	x.finish()
+	returned = true
 }
 
 // rewriteRequest maps r's label, and decodes a form body if asked to. It
