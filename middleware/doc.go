@@ -28,10 +28,12 @@
 // gets a shallow copy (Request.WithContext) with a clone of the Header
 // made as Header.Clone makes it, and RequestLabels (or LabelsFromContext,
 // given only the context) reports the original and mapped label from the
-// request context. A label that cannot be
-// mapped is answered with 415 Unsupported Media Type and a plain-text body
-// naming the SPEC error kind, or passed through unchanged
-// (Options.Unmappable). With
+// request context. A form that a handler ahead parsed under the original
+// label (gorilla's HTTPMethodOverrideHandler reads one on every POST) is
+// parsed again, into the copy, under the mapped one, unless net/http
+// already read the body. A label that cannot be mapped is answered with
+// 415 Unsupported Media Type and a plain-text body naming the SPEC error
+// kind, or passed through unchanged (Options.Unmappable). With
 // Options.DecodeForms, a body labelled application/www-form-urlencoded
 // (draft-hoehrmann-urlencoded, decoded by package mapping/urlencoded) is
 // decoded into r.PostForm, as net/http does for the legacy

@@ -2,6 +2,7 @@ package middleware
 
 import (
 	"context"
+	"mime"
 	"net/http"
 )
 
@@ -111,7 +112,26 @@ func withMappedLabel(r *http.Request, original, mapped string) *http.Request {
 	c.req.Header = cloneHeader(r.Header, c.values[:])
 	// The clone's slice is ours; the caller's is untouched.
 	c.req.Header["Content-Type"][0] = mapped
+	if (r.Form != nil || r.PostForm != nil) && r.MultipartForm == nil && !parsedBody(original) {
+		// A handler ahead read a form value (gorilla's
+		// HTTPMethodOverrideHandler does on every POST), so net/http
+		// parsed the form under the original label and, for a type whose
+		// body it does not read, found only the URL's query. Parsed again
+		// under the mapped label, into maps of the copy's own: shared,
+		// the handler would find no body values and a multipart parse
+		// would add its values to the caller's maps.
+		c.req.Form, c.req.PostForm = nil, nil
+	}
 	return &c.req
+}
+
+// parsedBody reports whether net/http's ParseForm reads the body of a
+// request labelled label, as its parsePostForm decides: for the legacy
+// application/x-www-form-urlencoded type only (multipart bodies are read
+// by ParseMultipartForm, which sets MultipartForm).
+func parsedBody(label string) bool {
+	mt, _, err := mime.ParseMediaType(label)
+	return err == nil && mt == "application/x-www-form-urlencoded"
 }
 
 // cloneHeader is http.Header.Clone, with the values copied into spare

@@ -3,15 +3,18 @@ package middleware
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/cturi/cturi/mapping"
+	"github.com/gorilla/handlers"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -202,6 +205,53 @@ func multipartForm(t *testing.T, size int) (body []byte, uriLabel string) {
 	uriLabel, err = mapping.ToURI(mw.FormDataContentType())
 	require.NoError(t, err)
 	return buf.Bytes(), uriLabel
+}
+
+// A handler ahead of the middleware that read a form value (gorilla's
+// HTTPMethodOverrideHandler does on every POST) made net/http parse the
+// form under the original label. When the label is then mapped to a type
+// whose body net/http parses, the handler still finds the body's values,
+// and the caller's form maps stay as they were; a body net/http already
+// read under the original label keeps the values parsed from it.
+func TestFormParsedAheadOfMappedLabel(t *testing.T) {
+	multipartBody, multipartLabel := multipartForm(t, 16)
+	tests := []struct {
+		name, label, body string
+		opts              Options
+		want              string // the handler's FormValue("name")
+	}{
+		{"to x-www-form-urlencoded", "ContentType:application/x-www-form-urlencoded", "name=value", Options{}, "value"},
+		{"to multipart/form-data", multipartLabel, string(multipartBody), Options{}, "value"},
+		{"to URI after net/http read the body", "application/x-www-form-urlencoded", "name=value", Options{Request: ToURI}, "value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got, label string
+			h := Rewrite(tt.opts)(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+				label = r.Header.Get("Content-Type")
+				got = r.FormValue("name")
+				if err := r.ParseMultipartForm(1 << 20); !errors.Is(err, http.ErrNotMultipart) {
+					require.NoError(t, err, "a second parse is harmless")
+				}
+			}))
+			r := httptest.NewRequest(http.MethodPost, "/?q=query", strings.NewReader(tt.body))
+			r.Header.Set("Content-Type", tt.label)
+			r.Header.Set("X-HTTP-Method-Override", "PUT")
+			var form, postForm url.Values
+			outer := handlers.HTTPMethodOverrideHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				form, postForm = cloneValues(r.Form), cloneValues(r.PostForm)
+				h.ServeHTTP(w, r)
+			}))
+			w := httptest.NewRecorder()
+			outer.ServeHTTP(w, r)
+			require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+			assert.NotEqual(t, tt.label, label, "the label was mapped")
+			assert.Equal(t, tt.want, got)
+			assert.Equal(t, form, r.Form, "the caller's Form")
+			assert.Equal(t, postForm, r.PostForm, "the caller's PostForm")
+			assert.Nil(t, r.MultipartForm, "the caller's MultipartForm")
+		})
+	}
 }
 
 // ParseForm and ParseMultipartForm run on the mapped label: a client that
