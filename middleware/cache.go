@@ -27,11 +27,14 @@ const (
 // replaces one pointer. No lock is taken, and concurrent stores into one
 // slot only decide which of two correct entries stays.
 //
-// A label is admitted the second time it misses while the first of its
-// slots still remembers the first miss (missed holds the label's hash),
-// so a label seen once, such as a multipart boundary, costs no entry and
-// evicts nothing. A stream of distinct labels, even repeated ones, only
-// churns the entries; the cache never grows.
+// A label is admitted when it misses while one of its two slots still
+// remembers an earlier miss of it (missed holds the label's hash), so a
+// label seen once, such as a multipart boundary, costs no entry and
+// evicts nothing. A miss is remembered in either slot at random: two
+// labels that share a slot and miss in turn then keep each other out a
+// quarter of the time, not every time, as one fixed slot would. A stream
+// of distinct labels, even repeated ones, only churns the entries; the
+// cache never grows.
 type labelCache struct {
 	seed    maphash.Seed // random per cache (newRewriter), so that colliding labels cannot be chosen
 	entries [cacheSlots]atomic.Pointer[cacheEntry]
@@ -62,16 +65,21 @@ func (c *labelCache) get(h uint64, in string) (string, bool) {
 }
 
 // put tells the cache that in, of hash h, which get did not find, maps
-// to out, a string of mapping's own. On the label's second miss in a row
-// of its first slot it stores the mapping: into an empty candidate slot
-// if there is one, otherwise into either at random, so that two labels
+// to out, a string of mapping's own. On a miss its slots remember (see
+// labelCache) it stores the mapping: into an empty candidate slot if
+// there is one, otherwise into either at random, so that two labels
 // sharing a slot do not keep evicting each other.
 func (c *labelCache) put(h uint64, in, out string) {
 	if len(in) > maxCachedLabel || len(out) > maxCachedLabel {
 		return
 	}
 	i, j := slots(h)
-	if c.missed[i].Swap(h) != h {
+	if c.missed[i].Load() != h && c.missed[j].Load() != h {
+		if rand.Uint32()&1 == 1 {
+			c.missed[j].Store(h)
+		} else {
+			c.missed[i].Store(h)
+		}
 		return
 	}
 	// in may be part of a larger string (a whole header block): the copy

@@ -81,7 +81,9 @@
 // mapping guarantees it and the middleware checks it again. For untrusted
 // input, mapping.NoControlled in Options.Mapping refuses the controlled
 // mapping (URI-body, MIME-type), Options.Schemes restricts the URI schemes
-// labels may name, and Options.MaxLabelLen bounds the work per label.
+// that the labels the middleware maps may name (a label its Mode leaves
+// alone is not checked), and Options.MaxLabelLen bounds the work per
+// label.
 //
 // # Cost
 //
@@ -90,8 +92,10 @@
 // ProxyRewrite or ProxyModifyResponse) keeps, per mode, a cache of up to
 // 128 mappings: a label mapped before costs a hash and a string
 // comparison instead of a mapping call and its allocation. A label is
-// kept the second time it is mapped, so that one seen only once (a
-// multipart boundary) evicts nothing, and only if it and its mapping are
+// kept when it is mapped again while the cache still remembers its first
+// mapping (the second time, unless other labels' first mappings took its
+// place in between), so that one seen only once (a multipart boundary)
+// evicts nothing, and only if it and its mapping are
 // at most 256 bytes long and the mapping passed every check
 // (Options.Schemes, header-value validation). The cache takes no lock and
 // has a fixed size, at most about 70 KiB per mode in use: a stream of
