@@ -26,11 +26,15 @@ import (
 // holds ab. So a raw value with a backslash in it is read by
 // mime.ParseMediaType itself, if that parses it.
 //
-// go-message reads a boundary as mime.ParseMediaType does, with two
+// go-message reads a boundary as mime.ParseMediaType does, with three
 // differences: it decodes RFC 2047 encoded words in it (which RFC 2047
 // §5 does not allow in a parameter; boundary="=?utf-8?q?a?=" is a to
-// go-message, as it stands here), and where mime.ParseMediaType refuses
-// the field it reads no parts, where this reads the field by the RFC.
+// go-message, as it stands here), it unfolds a field by replacing each
+// line break and the white space around it with one space (raw holds the
+// field unfolded as RFC 5322 §2.2.3 says, so a fold inside a quoted
+// boundary keeps its white space here), and where mime.ParseMediaType
+// refuses the field it reads no parts, where this reads the field by the
+// RFC.
 func boundaryOf(raw string, ct mapping.ContentType) (string, bool) {
 	const name = "boundary"
 	if strings.IndexByte(raw, '\\') >= 0 {

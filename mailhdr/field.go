@@ -45,6 +45,8 @@ func (oc *fieldOutcome) problem() (Kind, string, error) {
 	switch {
 	case oc.kind == KindMapping && oc.unparsed:
 		return KindMapping, "Content-Type does not parse; the body is passed through", oc.err
+	case oc.kind == KindMapping && !oc.ct.known:
+		return KindMapping, "Content-Type not rewritten; the body is passed through", oc.err
 	case oc.kind == KindMapping:
 		return KindMapping, "Content-Type not rewritten", oc.err
 	case oc.kind == KindLineTooLong:

@@ -408,10 +408,22 @@ func TestURILabelNotMapping(t *testing.T) {
 			out, rep := rewriteBytes(t, []byte(in), Options{To: to})
 			assert.Equal(t, in, string(out))
 			require.Equal(t, []problemAt{{"top", KindMapping}}, problemsOf(rep))
-			assert.Equal(t, "Content-Type not rewritten", rep.Problems[0].Detail)
+			assert.Equal(t, "Content-Type not rewritten; the body is passed through", rep.Problems[0].Detail)
 			assert.Equal(t, want.Error(), rep.Problems[0].Err.Error())
 		})
 	}
+}
+
+// TestMappingProblemDetail: a field that does not map but whose structure
+// is known (here refused by NoControlled) has its body examined, and the
+// detail says only that the field was not rewritten.
+func TestMappingProblemDetail(t *testing.T) {
+	in := "Content-Type: message/rfc822; URI-body=\"http%3A%2F%2Fx\"\r\n\r\nContent-Type: text/plain\r\n\r\nbody\r\n"
+	_, rep := rewriteBytes(t, []byte(in), Options{NoControlled: true})
+	require.Equal(t, []problemAt{{"top", KindMapping}}, problemsOf(rep))
+	assert.Equal(t, "Content-Type not rewritten", rep.Problems[0].Detail)
+	assert.ErrorIs(t, rep.Problems[0].Err, mapping.ErrReservedParam, "refused by NoControlled")
+	assert.Equal(t, 1, rep.Rewritten, "the encapsulated message's header was read")
 }
 
 // TestMappingOptions: StrictURI and NoControlled reach the mapping.

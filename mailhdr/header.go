@@ -227,6 +227,7 @@ func (s *scanner) endHeader() {
 		switch s.h.cte {
 		case "", "7bit", "8bit", "binary":
 		default:
+			s.problem(KindOpaqueMessage, s.path, s.h.start, "encoded message (Content-Transfer-Encoding other than 7bit, 8bit or binary); passed through unexamined", nil)
 			return
 		}
 		if !s.mayDescend() {
@@ -235,6 +236,10 @@ func (s *scanner) endHeader() {
 		s.st.pushMessage(len(s.path))
 		s.path = append(s.path, 0)
 		s.startHeader()
+	case ct.mediaType == "message/partial":
+		s.problem(KindOpaqueMessage, s.path, s.h.start, "message/partial, a fragment of a message; passed through unexamined", nil)
+	case ct.mediaType == "message/external-body":
+		s.problem(KindOpaqueMessage, s.path, s.h.start, "message/external-body, whose body starts with the external body's header; passed through unexamined", nil)
 	}
 }
 

@@ -1,6 +1,7 @@
 package mailhdr
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -107,7 +108,7 @@ func TestFirstFieldCounts(t *testing.T) {
 			"--a\r\nContent-Type: text/plain\r\n\r\nx\r\n--a--\r\n", 3, nil},
 		{"the first of two Content-Types", "Content-Type: text/plain\r\nContent-Type: message/rfc822\r\n" + inner, 2, nil},
 		{"the first encoding, an identity one", rfc822 + "Content-Transfer-Encoding: 7bit\r\nContent-Transfer-Encoding: base64\r\n" + inner, 2, nil},
-		{"the first encoding, base64", rfc822 + "Content-Transfer-Encoding: base64\r\nContent-Transfer-Encoding: 7bit\r\n" + inner, 1, nil},
+		{"the first encoding, base64", rfc822 + "Content-Transfer-Encoding: base64\r\nContent-Transfer-Encoding: 7bit\r\n" + inner, 1, []problemAt{{"top", KindOpaqueMessage}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -138,6 +139,44 @@ func TestDigestDefault(t *testing.T) {
 			assert.True(t, rep.OK(), "%v", rep.Err())
 			assert.Equal(t, tc.rewritten, rep.Rewritten)
 			assert.Equal(t, tc.entities, rep.Entities)
+		})
+	}
+}
+
+// TestOpaqueMessages: a part whose body carries a message header that the
+// rewriter cannot read as it stands is passed through unchanged and
+// reported, so that a caller checking Report.OK does not take its
+// Content-Type fields for rewritten.
+func TestOpaqueMessages(t *testing.T) {
+	const inner = "Content-Type: text/plain\r\n\r\nx\r\n"
+	digest := func(part string) string {
+		return "Content-Type: multipart/digest; boundary=d\r\n\r\n--d\r\n" + part + "--d--\r\n"
+	}
+	cases := []struct {
+		name, in  string
+		rewritten int
+		problems  []problemAt
+	}{
+		{"message/rfc822, base64", "Content-Type: message/rfc822\r\nContent-Transfer-Encoding: base64\r\n\r\nQ29udGVudC1UeXBlOiB0ZXh0L3BsYWluDQoNCng=\r\n", 1, []problemAt{{"top", KindOpaqueMessage}}},
+		{"message/global, quoted-printable (RFC 6532 allows it)", "Content-Type: message/global\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n" + inner, 1, []problemAt{{"top", KindOpaqueMessage}}},
+		{"message/partial", "Content-Type: message/partial; id=\"a@b\"; number=1; total=2\r\n\r\n" + inner, 1, []problemAt{{"top", KindOpaqueMessage}}},
+		{"message/external-body", "Content-Type: message/external-body; access-type=local-file; name=\"/a\"\r\n\r\n" + inner, 1, []problemAt{{"top", KindOpaqueMessage}}},
+		{"a digest's part, message/rfc822 by default, base64", digest("Content-Transfer-Encoding: base64\r\n\r\nQ29udGVudC1UeXBlOiB0ZXh0L3BsYWluDQoNCng=\r\n"), 1, []problemAt{{"1", KindOpaqueMessage}}},
+		{"message/rfc822, 8bit (read)", "Content-Type: message/rfc822\r\nContent-Transfer-Encoding: 8bit\r\n\r\n" + inner, 2, nil},
+		{"a digest's part, message/rfc822 by default (read)", digest("\r\n" + inner), 2, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, rep := rewriteBytes(t, []byte(tc.in), Options{})
+			assert.Equal(t, tc.problems, problemsOf(rep))
+			assert.Equal(t, tc.rewritten, rep.Rewritten)
+			assert.Equal(t, tc.problems == nil, rep.OK())
+			if tc.problems != nil {
+				assert.ErrorIs(t, rep.Err(), ErrOpaqueMessage)
+				// The body is copied as it is: the inner Content-Type, if
+				// readable, is still a Content-Type.
+				assert.Equal(t, tc.in[strings.Index(tc.in, "\r\n\r\n"):], string(out[bytes.Index(out, []byte("\r\n\r\n")):]))
+			}
 		})
 	}
 }

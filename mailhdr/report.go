@@ -68,6 +68,16 @@ const (
 	// comes back as application/uri.a%3Ab). The field is not rewritten, and
 	// the body is read as the field says.
 	KindStructureChange
+	// KindOpaqueMessage: a part whose body carries message headers, with
+	// Content-Type fields in them, that cannot be read as they stand: a
+	// message/rfc822 or message/global part with a
+	// Content-Transfer-Encoding other than 7bit, 8bit or binary (RFC 2046
+	// §5.2.1 forbids one for message/rfc822; RFC 6532 §3.5 allows base64
+	// and quoted-printable for message/global), a message/partial (§5.2.2:
+	// a fragment of a message) or a message/external-body (§5.2.3: its
+	// body starts with the external body's header). The body is passed
+	// through unexamined.
+	KindOpaqueMessage
 )
 
 var kindNames = [...]string{
@@ -82,6 +92,7 @@ var kindNames = [...]string{
 	KindFieldTooLarge:    "field-too-large",
 	KindTooDeep:          "too-deep",
 	KindStructureChange:  "structure-change",
+	KindOpaqueMessage:    "opaque-message",
 }
 
 // String returns the kind's name, e.g. "missing-delimiter".
@@ -106,6 +117,7 @@ var (
 	ErrFieldTooLarge    = errors.New("mailhdr: field-too-large")
 	ErrTooDeep          = errors.New("mailhdr: too-deep")
 	ErrStructureChange  = errors.New("mailhdr: structure-change")
+	ErrOpaqueMessage    = errors.New("mailhdr: opaque-message")
 )
 
 var sentinels = [...]error{
@@ -120,6 +132,7 @@ var sentinels = [...]error{
 	KindFieldTooLarge:    ErrFieldTooLarge,
 	KindTooDeep:          ErrTooDeep,
 	KindStructureChange:  ErrStructureChange,
+	KindOpaqueMessage:    ErrOpaqueMessage,
 }
 
 // Path locates an entity in a message. Each element is either the 1-based

@@ -15,9 +15,9 @@ import (
 // Rewrite descends into multiparts, Options.MaxDepth levels deep, and
 // into message/rfc822 and message/global parts whose
 // Content-Transfer-Encoding is 7bit, 8bit, binary (in any case, with any
-// comments around it) or absent; other parts' bodies, including encoded
-// messages,
-// message/partial and message/external-body, are copied as they are. A
+// comments around it) or absent; other parts' bodies are copied as they
+// are, and encoded messages, message/partial and message/external-body,
+// whose bodies hold message headers, are reported (KindOpaqueMessage). A
 // multipart's boundary is read from whichever form of its Content-Type is
 // a Content-Type: the field's value, or its mapping when the value is a
 // URI label; it is read as Go's mime.ParseMediaType reads it, RFC 2231

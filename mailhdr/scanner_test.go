@@ -35,7 +35,7 @@ var corpusCases = []struct {
 	{"nested.eml", 5, 5, nil},
 	{"rfc822.eml", 6, 6, nil},
 	{"global.eml", 3, 3, nil},
-	{"encoded-message.eml", 4, 4, nil},
+	{"encoded-message.eml", 4, 4, []problemAt{{"1", KindOpaqueMessage}, {"2", KindOpaqueMessage}, {"3", KindOpaqueMessage}}},
 	{"digest.eml", 4, 6, nil},
 	{"mixed-endings.eml", 3, 3, nil},
 	{"prefix-boundary.eml", 5, 5, nil},
@@ -329,6 +329,7 @@ func TestKinds(t *testing.T) {
 		assert.ErrorIs(t, &Problem{Kind: k}, sentinels[k])
 	}
 	assert.Equal(t, "structure-change", KindStructureChange.String())
+	assert.Equal(t, "opaque-message", KindOpaqueMessage.String())
 }
 
 func TestPathString(t *testing.T) {

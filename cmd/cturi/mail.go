@@ -97,9 +97,11 @@ error. cturi -mail [...] is the same command.
 A field longer than -max-field-bytes passes through unchanged, as does
 the rest of a header past -max-header-bytes; the entity's body, like the
 body of a multipart or message at -max-depth, passes through unexamined.
-Each is reported (field-too-large, header-too-large, too-deep). Written
-as a URI label, a Content-Type can be over three times as long as it
-was: to read such a message back with -to ct, give -max-field-bytes (and
+Each is reported (field-too-large, header-too-large, too-deep). Rewritten,
+a field can be over three times as long as it was (a Content-Type written
+as a URI label, and a URI label written as an application/uri. type,
+percent-encode each octet that needs it): to read such a message again,
+as with -to ct after -to uri, give -max-field-bytes (and
 -max-header-bytes) four times the limits it was written with.
 
 Flags:
