@@ -78,7 +78,7 @@ func ExampleBackend() {
 	// Content-Type: text
 	//
 	// hi
-	// log: message from a@example.com: mailhdr: top: mapping: Content-Type not rewritten: mapping: expected '/' after the type at offset 4, found the end
+	// log: message from a@example.com: mailhdr: top: mapping: Content-Type not rewritten; the body is passed through: mapping: expected '/' after the type at offset 4, found the end
 }
 
 // A Deliver can be called on its own; here with a message rewritten by
