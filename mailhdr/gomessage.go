@@ -21,8 +21,8 @@ import (
 // KindLineTooLong or KindStructureChange, with an empty Path; unlike
 // Rewrite, not for a Content-Type that does not parse where the target
 // leaves it as it is, since go-message reads the body), or wraps the
-// error go-message returned for a field it cannot format; h is then
-// unchanged. The limits of opts do not apply: h is in memory already.
+// error go-message returned for a field it cannot format, or
+// ErrUnknownTarget; h is then unchanged. The limits of opts do not apply: h is in memory already.
 func RewriteHeader(h *textproto.Header, opts Options) (int, error) {
 	n, problems, err := rewriteHeader(h, &opts)
 	if err != nil {
@@ -36,6 +36,9 @@ func RewriteHeader(h *textproto.Header, opts Options) (int, error) {
 }
 
 func rewriteHeader(h *textproto.Header, opts *Options) (int, []*Problem, error) {
+	if err := opts.check(); err != nil {
+		return 0, nil, err
+	}
 	fr := newFieldRewriter(opts)
 	raws := make([][]byte, 0, h.Len())
 	changed := 0
@@ -91,6 +94,9 @@ func rewriteHeader(h *textproto.Header, opts *Options) (int, []*Problem, error) 
 // the message's size before message.Read, or use Rewrite or NewReader,
 // where MaxDepth and the header limits apply.
 func Walk(e *message.Entity, opts Options, fn message.WalkFunc) (Report, error) {
+	if err := opts.check(); err != nil {
+		return Report{}, err
+	}
 	var rep Report
 	log := reportBuilder{rep: &rep, lim: opts.limits()}
 	err := e.Walk(func(path []int, part *message.Entity, err error) error {

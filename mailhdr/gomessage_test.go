@@ -3,6 +3,7 @@ package mailhdr
 import (
 	"bufio"
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 
@@ -128,4 +129,45 @@ func TestWalkReportLimits(t *testing.T) {
 		assert.Equal(t, tc.omitted, rep.Omitted, "MaxProblems %d", tc.max)
 		assert.Equal(t, "1", rep.Problems[0].Path.String())
 	}
+}
+
+// TestUnknownTarget: an Options.To that is no Target is refused by every
+// entry point with ErrUnknownTarget, before anything is read or written,
+// instead of being taken for one of the three.
+func TestUnknownTarget(t *testing.T) {
+	const msg = "Content-Type: TEXT/plain; a=b\r\n\r\nhi\r\n"
+	opts := Options{To: Target(7)}
+	const want = "mailhdr: unknown target: Options.To is Target(7)"
+
+	var out bytes.Buffer
+	src := strings.NewReader(msg)
+	rep, err := Rewrite(&out, src, opts)
+	assert.ErrorIs(t, err, ErrUnknownTarget)
+	assert.EqualError(t, err, want)
+	assert.Empty(t, out.String())
+	assert.Equal(t, Report{}, rep)
+	assert.Equal(t, len(msg), src.Len(), "nothing read")
+
+	src = strings.NewReader(msg)
+	r := NewReader(src, opts)
+	n, err := r.Read(make([]byte, 64))
+	assert.Zero(t, n)
+	assert.ErrorIs(t, err, ErrUnknownTarget)
+	_, err = io.Copy(&out, r)
+	assert.ErrorIs(t, err, ErrUnknownTarget, "WriteTo")
+	assert.Empty(t, out.String())
+	assert.Equal(t, len(msg), src.Len(), "nothing read")
+
+	h := readHeader(t, msg)
+	n, err = RewriteHeader(&h, opts)
+	assert.Zero(t, n)
+	assert.ErrorIs(t, err, ErrUnknownTarget)
+	assert.Equal(t, "TEXT/plain; a=b", h.Get("Content-Type"))
+
+	e, err := message.Read(strings.NewReader(msg))
+	require.NoError(t, err)
+	called := false
+	_, err = Walk(e, opts, func([]int, *message.Entity, error) error { called = true; return nil })
+	assert.ErrorIs(t, err, ErrUnknownTarget)
+	assert.False(t, called)
 }

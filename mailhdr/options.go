@@ -52,8 +52,19 @@ func ParseTarget(s string) (Target, error) {
 }
 
 // ErrUnknownTarget is the error ParseTarget wraps for a name it does not
-// know.
+// know, and the one Rewrite, a Reader, RewriteHeader and Walk wrap for an
+// Options.To that is none of ToURI, ToContentType and Canonical (they then
+// read and write nothing).
 var ErrUnknownTarget = errors.New("mailhdr: unknown target")
+
+// check returns an error wrapping ErrUnknownTarget if o.To is not a Target.
+func (o *Options) check() error {
+	switch o.To {
+	case ToURI, ToContentType, Canonical:
+		return nil
+	}
+	return fmt.Errorf("%w: Options.To is %v", ErrUnknownTarget, o.To)
+}
 
 // Default limits; see Options.
 const (

@@ -38,6 +38,9 @@ import (
 // Content-Transfer-Encoding fields are held (up to Options.MaxFieldBytes).
 // Time is linear in the size of the input, whatever its nesting.
 func Rewrite(dst io.Writer, src io.Reader, opts Options) (Report, error) {
+	if err := opts.check(); err != nil {
+		return Report{}, err
+	}
 	bw := bufio.NewWriterSize(dst, readBufSize)
 	s := newScanner(src, bw, &opts)
 	for {
@@ -66,9 +69,10 @@ type Reader struct {
 }
 
 // NewReader returns a Reader of the message read from src, rewritten as
-// opts says.
+// opts says. If opts.To is not a Target, Read returns an error wrapping
+// ErrUnknownTarget without reading src.
 func NewReader(src io.Reader, opts Options) *Reader {
-	r := &Reader{}
+	r := &Reader{err: opts.check()}
 	r.s = newScanner(src, &r.buf, &opts)
 	return r
 }
