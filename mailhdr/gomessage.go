@@ -11,9 +11,9 @@ import (
 
 // RewriteHeader rewrites the Content-Type fields of h in place, as opts.To
 // says, and returns how many it rewrote. The order of the fields and the
-// raw bytes of every other field are kept (go-message's Header.Set would
-// move the field to the top, so the header is rebuilt from the raw
-// fields). A rewritten field is folded with the field's own line ending
+// raw bytes of every other field are kept, and so is the value of one
+// made with Header.Set or Add (go-message's Header.Set would move the
+// field to the top, so the header is rebuilt from the raw fields). A rewritten field is folded with the field's own line ending
 // (CRLF for a field go-message created, which is what it writes).
 //
 // The error, if not nil, joins a *Problem for each Content-Type field
@@ -40,7 +40,11 @@ func rewriteHeader(h *textproto.Header, opts *Options) (int, []*Problem, error) 
 		return 0, nil, err
 	}
 	fr := newFieldRewriter(opts)
-	raws := make([][]byte, 0, h.Len())
+	type field struct {
+		raw        []byte
+		key, value string // of a field kept as it was
+	}
+	raws := make([]field, 0, h.Len())
 	changed := 0
 	var problems []*Problem
 	for fields := h.Fields(); fields.Next(); {
@@ -49,7 +53,7 @@ func rewriteHeader(h *textproto.Header, opts *Options) (int, []*Problem, error) 
 			return 0, nil, fmt.Errorf("mailhdr: %w", err)
 		}
 		if !strings.EqualFold(fields.Key(), "Content-Type") {
-			raws = append(raws, raw)
+			raws = append(raws, field{raw, fields.Key(), fields.Value()})
 			continue
 		}
 		out, oc := fr.rewrite(nil, raw, "\r\n")
@@ -61,16 +65,27 @@ func rewriteHeader(h *textproto.Header, opts *Options) (int, []*Problem, error) 
 		}
 		if oc.rewritten {
 			changed++
-			raws = append(raws, out)
+			raws = append(raws, field{raw: out})
 		} else {
-			raws = append(raws, raw)
+			raws = append(raws, field{raw, fields.Key(), fields.Value()})
 		}
 	}
 	if changed > 0 {
 		// AddRaw inserts at the top: add the fields last to first.
 		var nh textproto.Header
 		for i := len(raws) - 1; i >= 0; i-- {
-			nh.AddRaw(raws[i])
+			f := raws[i]
+			nh.AddRaw(f.raw)
+			if f.key != "" && nh.Get(f.key) != f.value {
+				// A field made with Header.Set or Add has no raw bytes:
+				// Raw formats it, and AddRaw would read back its value
+				// without the white space at either end or around a
+				// fold. Such a field is added as it was made.
+				del := nh.FieldsByKey(f.key)
+				del.Next() // the field just added, the key's first
+				del.Del()
+				nh.Add(f.key, f.value)
+			}
 		}
 		*h = nh
 	}

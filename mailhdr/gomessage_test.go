@@ -171,3 +171,31 @@ func TestUnknownTarget(t *testing.T) {
 	assert.ErrorIs(t, err, ErrUnknownTarget)
 	assert.False(t, called)
 }
+
+// TestRewriteHeaderKeepsMadeFields: a field made with Header.Set or Add,
+// which has no raw bytes, keeps its value as it was made, white space at
+// either end included, while the Content-Type beside it is rewritten;
+// fields read from a message keep their raw bytes.
+func TestRewriteHeaderKeepsMadeFields(t *testing.T) {
+	h := readHeader(t, "X-Read:  raw  value \r\nContent-Type: text/plain\r\n\r\n")
+	h.Add("Subject", "  indented subject ")
+	h.Add("X-Long", strings.Repeat("word   ", 30))
+	h.Add("Subject", "second")
+	n, err := RewriteHeader(&h, Options{})
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	var got []string
+	for f := h.Fields(); f.Next(); {
+		got = append(got, f.Key()+"="+f.Value())
+	}
+	assert.Equal(t, []string{
+		"Subject=second",
+		"X-Long=" + strings.Repeat("word   ", 30),
+		"Subject=  indented subject ",
+		"X-Read=raw  value",
+		`Content-Type=ContentType:text/plain`,
+	}, got)
+	raw, err := h.Raw("X-Read")
+	require.NoError(t, err)
+	assert.Equal(t, "X-Read:  raw  value \r\n", string(raw))
+}
