@@ -289,8 +289,13 @@ func checkFold(t *testing.T, prefix []byte, v string, uri bool) {
 	out, ok := appendFolded(nil, prefix, v, uri, "\r\n", "\r\n")
 	if !ok {
 		require.Empty(t, out)
-		require.False(t, uri && len(v) > 0 && len(v) < 1<<16 && len(prefix) <= maxLineLen-8, "a URI always folds")
+		require.False(t, uri && len(v) > 0 && len(v) < 1<<16 && len(prefix) <= maxLineLen, "a URI always folds")
 		return
+	}
+	// A prefix that leaves the value no room ends the first line.
+	ownLine := bytes.HasPrefix(out[len(prefix):], []byte("\r\n "))
+	if ownLine {
+		require.Greater(t, len(prefix), foldWidth, "the value starts on the prefix's line")
 	}
 	lines := strings.Split(strings.TrimSuffix(string(out), "\r\n"), "\r\n")
 	for i, l := range lines {
@@ -300,7 +305,7 @@ func checkFold(t *testing.T, prefix []byte, v string, uri bool) {
 		}
 	}
 	require.True(t, bytes.HasPrefix(out, prefix))
-	if i := strings.IndexByte(v, ':'); uri && i >= 0 && i+1 <= min(foldWidth, maxLineLen-len(prefix)) {
+	if i := strings.IndexByte(v, ':'); uri && !ownLine && i >= 0 && i+1 <= min(foldWidth, maxLineLen-len(prefix)) {
 		require.True(t, strings.HasPrefix(lines[0], string(prefix)+v[:i+1]), "the scheme stays on the first line: %q", lines[0])
 	}
 	if uri {
@@ -315,6 +320,9 @@ func checkFold(t *testing.T, prefix []byte, v string, uri bool) {
 	}
 	unfolded := string(unfold(nil, out, false))
 	require.True(t, strings.HasPrefix(unfolded, string(prefix)))
+	if ownLine {
+		unfolded = unfolded[1:] // the fold's SP, more white space before the value
+	}
 	require.Equal(t, v, unfolded[len(prefix):])
 	// go-message joins the lines trimmed of white space with one SP.
 	if len(prefix) > len("Content-Type: ") {
@@ -455,4 +463,25 @@ func TestMappingOptions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFoldAfterLongPrefix: a field whose white space after the colon
+// fills most of its first line, as a folded field may have it, is
+// rewritten with its value on the next line, and reads back as it was.
+func TestFoldAfterLongPrefix(t *testing.T) {
+	for _, pad := range []int{982, 985} {
+		prefix := "Content-Type:" + strings.Repeat(" ", pad)
+		in := prefix + "\r\n text/plain\r\n\r\nx"
+		out, rep := rewriteBytes(t, []byte(in), Options{})
+		require.True(t, rep.OK(), "%d: %v", pad, rep.Err())
+		assert.Equal(t, prefix+"\r\n ContentType:text/plain\r\n\r\nx", string(out), pad)
+		back, rep := rewriteBytes(t, out, Options{To: ToContentType})
+		require.True(t, rep.OK(), "%d: %v", pad, rep.Err())
+		assert.Equal(t, in, string(back), pad)
+	}
+	// A prefix over 998 octets cannot be kept on one line: not rewritten.
+	in := "Content-Type:" + strings.Repeat(" ", 990) + "\r\n text/plain\r\n\r\nx"
+	out, rep := rewriteBytes(t, []byte(in), Options{})
+	assert.Equal(t, []problemAt{{"top", KindLineTooLong}}, problemsOf(rep))
+	assert.Equal(t, in, string(out))
 }

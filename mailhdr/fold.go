@@ -23,21 +23,36 @@ const (
 // triplet; RFC 3986 Appendix C tells readers to remove white space a
 // line break brought into a URI, and this package does.
 //
+// A prefix too long for the value to start on its line (white space
+// after the colon that fills most of it) ends the first line: the value
+// starts on the next, after a fold, which unfolding turns into white
+// space before the value, as it was.
+//
 // appendFolded returns false, and dst unchanged, if some line would be
 // longer than maxLineLen.
 func appendFolded(dst, prefix []byte, value string, uri bool, nl, final string) ([]byte, bool) {
 	start := len(dst)
 	dst = append(dst, prefix...)
-	var ok bool
-	if uri {
-		dst, ok = appendFoldedURI(dst, len(prefix), value, nl)
-	} else {
-		dst, ok = appendFoldedText(dst, len(prefix), value, nl)
+	dst, ok := appendFoldedValue(dst, len(prefix), value, uri, nl)
+	if !ok && len(prefix) > foldWidth && len(prefix) <= maxLineLen {
+		dst = append(dst[:start], prefix...)
+		dst = append(dst, nl...)
+		dst = append(dst, ' ')
+		dst, ok = appendFoldedValue(dst, 1, value, uri, nl)
 	}
 	if !ok {
 		return dst[:start], false
 	}
 	return append(dst, final...), true
+}
+
+// appendFoldedValue appends value, folded, to dst, whose last line is col
+// octets long.
+func appendFoldedValue(dst []byte, col int, value string, uri bool, nl string) ([]byte, bool) {
+	if uri {
+		return appendFoldedURI(dst, col, value, nl)
+	}
+	return appendFoldedText(dst, col, value, nl)
 }
 
 func isWSP(c byte) bool { return c == ' ' || c == '\t' }

@@ -26,7 +26,8 @@ const (
 	KindMapping Kind = iota + 1
 	// KindLineTooLong: the rewritten field cannot be folded into lines of
 	// at most 998 octets (RFC 5322 §2.1.1), because a run without white
-	// space is too long; the field is not rewritten.
+	// space is too long, or the field's name, colon and the white space
+	// after it are; the field is not rewritten.
 	KindLineTooLong
 	// KindMalformedHeader: a header line that is neither a field nor a
 	// continuation (no colon, a bad field name, or a continuation with no
