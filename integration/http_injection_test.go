@@ -20,9 +20,10 @@ import (
 )
 
 // injectionLabels are URI labels whose decoding would put CR, LF, NUL or
-// another control character into a header, by every route the mapping
-// has: type, subtype, parameter name and value, the MIME-type item, the
-// uri. wrapping, and IRI octets.
+// another control character (ASCII's, Unicode's C1, or a Unicode line or
+// paragraph separator) into a header, by every route the mapping has:
+// type, subtype, parameter name and value, the MIME-type item, the uri.
+// wrapping, and IRI octets.
 var injectionLabels = []string{
 	"ContentType:text/plain%0D%0AX-Injected:%201",
 	"ContentType:text/plain%0AX-Injected:%201",
@@ -38,9 +39,25 @@ var injectionLabels = []string{
 	`mailto:a@b?MIME-type="text%2Fplain%0AX-Injected:1"`,
 	"ContentType:application/uri.http%253A%252F%252Fx%250D%250AX-Injected:1",
 	"ContentType:%E2%80%A8text/plain",
+	// Decoded into a value, a NEL, a LINE SEPARATOR (line breaks to some
+	// readers) and a CSI (an escape to terminals).
+	"ContentType:text/plain?a=%C2%85X-Injected:%201",
+	`ContentType:text/plain?a="x%E2%80%A8X-Injected:%201"`,
+	"ContentType:text/plain?a=%C2%9B31m",
 	"http://x/%0D%0AX-Injected:%201",
 	"http://x/a#%0D%0AX-Injected:%201",
 	"urn:x?a=%0D%0AX-Injected:1&b=%00",
+}
+
+// hasUnicodeControl reports whether s holds a C1 control, U+2028 or
+// U+2029.
+func hasUnicodeControl(s string) bool {
+	for _, r := range s {
+		if r >= 0x80 && r <= 0x9F || r == 0x2028 || r == 0x2029 {
+			return true
+		}
+	}
+	return false
 }
 
 // rawExchange sends a request over a fresh TCP connection and returns
@@ -73,6 +90,7 @@ func checkWire(t *testing.T, raw []byte) (http.Header, []byte) {
 			c := line[i]
 			require.False(t, (c < 0x20 && c != '\t') || c == 0x7F, "control octet 0x%02X in header line %q", c, line)
 		}
+		require.False(t, hasUnicodeControl(line), "Unicode control or separator in header line %q", line)
 		name, value, ok := strings.Cut(line, ": ")
 		require.True(t, ok, "header line %q", line)
 		assert.NotEqual(t, "x-injected", strings.ToLower(strings.TrimSpace(name)), "injected field %q", line)
@@ -95,6 +113,9 @@ func TestHeaderInjectionNeverReachesTheWire(t *testing.T) {
 					if c := seen[i]; (c < 0x20 && c != '\t') || c == 0x7F {
 						t.Errorf("handler sees control octet 0x%02X in %q", c, seen)
 					}
+				}
+				if hasUnicodeControl(seen) {
+					t.Errorf("handler sees a Unicode control or separator in %q", seen)
 				}
 				w.Header().Set("Content-Type", r.URL.Query().Get("label"))
 				w.Header().Set("X-Seen", strconv.Quote(seen))

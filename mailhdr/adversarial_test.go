@@ -396,3 +396,23 @@ func TestProblemsQuoteDecodedOctets(t *testing.T) {
 		}
 	}
 }
+
+// TestNoControlsDecodedIntoHeaders: a URI label whose decoding would put a
+// control character into the header, ASCII's (CR LF, which would start a
+// new field) or Unicode's (NEL, a line break to some readers; CSI, an
+// escape to terminals), is left as it is and reported, and no such
+// character reaches the output.
+func TestNoControlsDecodedIntoHeaders(t *testing.T) {
+	for _, label := range []string{
+		"ContentType:text/plain?a=%22x%0D%0AX-Injected:%201%22",
+		"ContentType:text/plain?a=%C2%85X-Injected:%201",
+		"ContentType:text/plain?a=%E2%80%A8",
+		"ContentType:text/plain?a=%C2%9B31m",
+	} {
+		in := "Content-Type: " + label + "\r\n\r\nbody\r\n"
+		out, rep := rewriteBytes(t, []byte(in), Options{To: ToContentType})
+		assert.Equal(t, in, string(out), label)
+		require.Equal(t, []problemAt{{"top", KindMapping}}, problemsOf(rep), label)
+		assert.ErrorIs(t, rep.Err(), mapping.ErrCTL, label)
+	}
+}

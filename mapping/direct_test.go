@@ -26,6 +26,8 @@ func FuzzDirect(f *testing.F) {
 		// Where a uri. subtype ends (K1): a literal ':', a '%' or a
 		// triplet next to the end, octets of BODY outside RCHAR.
 		"http:x", "http%3Ax:y", "x%3Ay%25;a=b", "x%3Ay%2;a", "x%3A%2F%2Fh@[::1]", "x%3Aa^b~c'd;e=f",
+		// Non-ASCII, raw and decoded, which only the general path maps.
+		"a=\"\u00e9\"", "a=%22%C3%A9%22", "a=\"\u0085\"", "a=%22%C2%85%22", "x%3Ay%C3%A9",
 	} {
 		f.Add(s)
 	}
@@ -72,6 +74,13 @@ func requireGeneralAgrees(t *testing.T, what, in string, f Option, got []byte, o
 	want, err := general(nil, in, f, 0)
 	require.NoError(t, err, "direct path mapped %q (options %d), which the general path refuses", in, f)
 	require.Equal(t, want, string(got), "%s(%q, %d)", what, in, f)
+	// The direct paths take ASCII Content-Types only, so the check of
+	// unicodectl.go runs after the general path alone.
+	if what == "ToURI" {
+		require.False(t, hasHighOctet(in), "direct path mapped the non-ASCII Content-Type %q", in)
+	} else {
+		require.False(t, hasHighOctet(string(got)), "direct path produced the non-ASCII Content-Type %q", got)
+	}
 }
 
 func TestDirectPathsTaken(t *testing.T) {

@@ -43,8 +43,9 @@
 // # Security
 //
 // No decoded control character reaches a Content-Type (HTAB inside a
-// quoted value is the one exception HTTP and MIME allow), a decoded type or
-// subtype must be a media type (so %3B cannot add parameters), and URIs
+// quoted value is the one exception HTTP and MIME allow), nor does a C1
+// control or a line or paragraph separator (see Beyond SPEC). A decoded
+// type or subtype must be a media type, so %3B cannot add parameters. URIs
 // produced contain no control character, white space or non-ASCII octet.
 // Every call is linear in its input; wrapping is unwrapped at most
 // MaxCollapseDepth layers deep.
@@ -59,8 +60,18 @@
 // characters only; without this, a://:x would map to a URI that net/url
 // refuses. The check is part of U7 (of decoding the URI, for a uri.
 // Content-Type), so it precedes the later rules: a://:x?URI-fragment=1 is
-// KindInvalidURI, not KindReservedParam. In a decoded parameter name a control character anywhere is
-// KindCTL, even when another non-token octet comes before it.
+// KindInvalidURI, not KindReservedParam. In a decoded parameter name a
+// control character anywhere is KindCTL, even when another non-token octet
+// comes before it.
+//
+// SPEC's control characters are ASCII's. ToURI, ToContentType, Map and
+// Canonical also refuse, with KindCTL, a Content-Type they produce or map
+// to a URI that holds a C1 control (U+0080-U+009F) or U+2028 or U+2029:
+// decoded from an ASCII label, these would reach a header, where some
+// readers break lines at them (Python's str.splitlines at U+0085, U+2028
+// and U+2029) and terminals take C1 controls for escape sequences. The
+// check comes after every rule of SPEC, so any other error is reported
+// first. ParseContentType and ParseURI, which only parse, accept them.
 //
 // # Errors
 //

@@ -16,7 +16,9 @@ const (
 	// KindSyntax: a Content-Type that does not match the grammar of C2.
 	KindSyntax Kind = iota + 1
 	// KindCTL: a control character (other than HTAB where allowed) in the
-	// input or produced by decoding, which would land in a header.
+	// input or produced by decoding, which would land in a header; also a
+	// C1 control, U+2028 or U+2029 in a Content-Type a mapping produces or
+	// maps to a URI (see the package documentation, Beyond SPEC).
 	KindCTL
 	// KindBadUTF8: octets >= 0x80 that are not valid UTF-8 where UTF-8 text
 	// is required.

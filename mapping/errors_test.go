@@ -270,3 +270,69 @@ func mapOneWay(toURI bool, in string, opts ...Option) error {
 	}
 	return err
 }
+
+// TestUnicodeControls: a C1 control or U+2028/U+2029 that would reach a
+// Content-Type, decoded from an ASCII label or written as it is, is
+// refused as ctl by every mapping function, at the offset where the
+// label holds it; ParseContentType and ParseURI accept it; other
+// non-ASCII text maps as before.
+func TestUnicodeControls(t *testing.T) {
+	tests := []struct {
+		name, in string
+		ct       bool // in is a Content-Type
+		off      int
+		r        rune
+	}{
+		{"decoded NEL", "ContentType:text/plain?a=%C2%85", false, 25, 0x85},
+		{"decoded CSI, lower-case hex", "ContentType:text/plain?b=x&a=%c2%9b", false, 29, 0x9B},
+		{"decoded LINE SEPARATOR", "ContentType:text/plain?a=x%E2%80%A8y", false, 26, 0x2028},
+		{"PARAGRAPH SEPARATOR in an IRI", "ContentType:text/plain?a=\u2029", false, 25, 0x2029},
+		{"NEL in a quoted value", "text/plain; a=\"x\u0085\"", true, 16, 0x85},
+		{"U+0080 in a comment", "text/plain (\u0080)", true, 12, 0x80},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			check := func(err error) {
+				t.Helper()
+				require.ErrorIs(t, err, ErrCTL)
+				var e *Error
+				require.ErrorAs(t, err, &e)
+				assert.Equal(t, tt.off, e.Offset)
+				assert.Contains(t, e.Error(), fmt.Sprintf("control character U+%04X at offset %d", tt.r, tt.off))
+			}
+			if tt.ct {
+				out, err := ToURI(tt.in)
+				check(err)
+				assert.Empty(t, out)
+				_, err = ParseContentType(tt.in)
+				assert.NoError(t, err)
+			} else {
+				out, err := ToContentType(tt.in)
+				check(err)
+				assert.Empty(t, out)
+				_, err = ParseURI(tt.in)
+				assert.NoError(t, err)
+			}
+			out, _, err := Map(tt.in)
+			check(err)
+			assert.Empty(t, out)
+			out, err = Canonical(tt.in)
+			check(err)
+			assert.Empty(t, out)
+		})
+	}
+	// What is not refused: the characters next to those refused, and a
+	// URI that carries them percent-encoded into a level-encoded
+	// Content-Type, where they stay encoded.
+	for in, want := range map[string]string{
+		"ContentType:text/plain?a=%C2%A0%E2%80%A7%E2%80%AA": "text/plain; a=\"\u00a0\u2027\u202a\"",
+		"http://x/%C2%85": "application/uri.http%3A%2F%2Fx%2F%25C2%2585",
+	} {
+		got, err := ToContentType(in)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, got, in)
+	}
+	u, err := ToURI("application/uri.http%3A%2F%2Fx%2F%25C2%2585")
+	require.NoError(t, err)
+	assert.Equal(t, "http://x/%C2%85", u)
+}

@@ -35,12 +35,16 @@ func checkURIOutput(t testing.TB, u string, strict bool) {
 }
 
 // checkCTOutput asserts what every Content-Type this package returns must
-// satisfy: no control character but HTAB (S), and it parses strictly.
+// satisfy: no control character but HTAB (S), none of Unicode's C1
+// controls, U+2028 or U+2029 (unicodectl.go), and it parses strictly.
 func checkCTOutput(t testing.TB, c string) {
 	t.Helper()
 	for i := 0; i < len(c); i++ {
 		ch := c[i]
 		require.Falsef(t, ch < 0x20 && ch != '\t' || ch == 0x7F, "Content-Type %q has control 0x%02X at %d", c, ch, i)
+	}
+	for i, r := range c {
+		require.Falsef(t, r >= 0x80 && r <= 0x9F || r == 0x2028 || r == 0x2029, "Content-Type %q has U+%04X at %d", c, r, i)
 	}
 	ct, err := ParseContentType(c)
 	require.NoErrorf(t, err, "output %q does not parse", c)

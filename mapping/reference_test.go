@@ -7,11 +7,14 @@ package mapping_test
 // concatenation and recursion. Rule names in comments (U3, K0.4, ...) are
 // SPEC's.
 //
-// Besides SPEC, the reference implements three project decisions:
+// Besides SPEC, the reference implements four project decisions:
 //   (a) the authority check in U7 and K0 (refAuthorityOK);
 //   (b) more than refMaxCollapse nested collapse steps (K6, R3) is nested;
 //   (c) in R1.4 a control character anywhere in a decoded parameter name is
-//       ctl, even after an earlier non-token octet.
+//       ctl, even after an earlier non-token octet;
+//   (d) after an otherwise successful mapping, a C1 control (U+0080-U+009F),
+//       U+2028 or U+2029 in the Content-Type mapped (ct2uri's input,
+//       uri2ct's output) is ctl (refUnicodeCTL).
 
 import (
 	"bufio"
@@ -633,7 +636,21 @@ func refParseCT(input string, lenient bool) (refCT, string) {
 // K: Content-Type -> URI
 
 func refToURI(ct string, strictURI, lenient bool) (string, string) {
-	return refCT2URI(ct, strictURI, lenient, 0)
+	u, e := refCT2URI(ct, strictURI, lenient, 0)
+	if e == "" && refUnicodeCTL(ct) { // project addition (d)
+		return "", kCtl
+	}
+	return u, e
+}
+
+// refUnicodeCTL reports whether s holds a C1 control, U+2028 or U+2029.
+func refUnicodeCTL(s string) bool {
+	for _, r := range s {
+		if r >= 0x80 && r <= 0x9F || r == 0x2028 || r == 0x2029 {
+			return true
+		}
+	}
+	return false
 }
 
 // refK0 is the body check K0 of a decoded body b. inK1 selects K1 (else K2);
@@ -784,7 +801,11 @@ func refCT2URI(input string, strictURI, lenient bool, depth int) (string, string
 // U and R: URI -> Content-Type
 
 func refToContentType(uri string) (string, string) {
-	return refURI2CT(uri, 0)
+	c, e := refURI2CT(uri, 0)
+	if e == "" && refUnicodeCTL(c) { // project addition (d)
+		return "", kCtl
+	}
+	return c, e
 }
 
 // quoteValue writes V' of R1.4: a backslash before each '"' and '\'.
@@ -1167,6 +1188,12 @@ func FuzzReference(f *testing.F) {
 // authority check (a), the UTF-8 check of quoted-strings and comments, rule
 // order between K0, K1.3 and the collapse, R1.4 (c), U1/U2 order, U8.
 var refProbeCTs = []string{
+	"text/plain; a=\"\u0085\"",
+	"text/plain; a=\"\u2028\"; b=\"\u00a0\"",
+	"text/plain (\u009b) ; a=b",
+	"text/plain; a=\"\u0080",
+	"application/uri.http%3A%2F%2Fx%2F%C2%85",
+	"text/plain; URI-body=\"http%3A%2F%2Fx%2F%C2%85\"",
 	"application/uri.http%3A%2F%2Fa%40b%40c",
 	"application/uri.ContentType%3A%2F%2Fa%40b%40c",
 	"application/uri.ContentType%3A%2F%2F%5Bx",
@@ -1232,6 +1259,18 @@ var refProbeCTs = []string{
 	"text/plain;;;a=b;;",
 }
 var refProbeURIs = []string{
+	// Addition (d): decoded, raw (an IRI) and level-encoded, and after
+	// an earlier error.
+	"ContentType:text/plain?a=%C2%85",
+	"ContentType:text/plain?a=%e2%80%a8b",
+	"ContentType:text/plain?a=%C2%9F&b=%C2%A0",
+	"ContentType:text/plain?a=\u0085",
+	"ContentType:text/plain?a=\u2029",
+	"ContentType:text/plain?a=%C2%85&URI-body=%22x%22",
+	"ContentType:text/plain?a=%C2%A0%E2%80%A7%E2%80%AA",
+	"http://x/%C2%85",
+	"http://x/\u0085",
+	"x:y?MIME-type=%22text/plain%C2%85%22",
 	"http://a@b@c",
 	"http://[::1%25eth0]/",
 	"http://[::1%eth0]/",

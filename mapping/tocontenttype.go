@@ -41,9 +41,15 @@ func toContentType(in string, f Option, depth int) (string, error) {
 	// The common shapes map in one pass (direct.go); the rest, errors
 	// included, rule by rule.
 	if out, ok := toContentTypeDirect(out, in, f); ok {
-		return string(out), nil
+		return string(out), nil // an ASCII output: nothing for refuseOutput
 	}
-	return toContentTypeGeneral(out, in, f, depth)
+	c, err := toContentTypeGeneral(out, in, f, depth)
+	if err == nil && depth == 0 {
+		if err = refuseOutput(in, c); err != nil {
+			c = ""
+		}
+	}
+	return c, err
 }
 
 // toContentTypeGeneral is toContentType for any input, rule by rule. out

@@ -41,9 +41,15 @@ func toURI(in string, f Option, depth int) (string, error) {
 	// The common shapes map in one pass (direct.go); the rest, errors
 	// included, rule by rule.
 	if out, ok := toURIDirect(out, in, f); ok {
-		return string(out), nil
+		return string(out), nil // an ASCII input: nothing for refuseInput
 	}
-	return toURIGeneral(out, in, f, depth)
+	u, err := toURIGeneral(out, in, f, depth)
+	if err == nil && depth == 0 {
+		if err = refuseInput(in); err != nil {
+			u = ""
+		}
+	}
+	return u, err
 }
 
 // toURIGeneral is toURI for any input, rule by rule. out is the empty

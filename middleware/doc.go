@@ -78,7 +78,9 @@
 //
 // Every value the middleware puts in a header passes header field value
 // validation (no CR, LF, NUL or other control character but HTAB): the
-// mapping guarantees it and the middleware checks it again. For untrusted
+// mapping guarantees it and the middleware checks it again. The mapping
+// also refuses to decode a C1 control or a Unicode line or paragraph
+// separator into a label (mapping.KindCTL). For untrusted
 // input, mapping.NoControlled in Options.Mapping refuses the controlled
 // mapping (URI-body, MIME-type), Options.Schemes restricts the URI schemes
 // that the labels the middleware maps may name (a label its Mode leaves
