@@ -70,8 +70,9 @@
 // decoded from an ASCII label, these would reach a header, where some
 // readers break lines at them (Python's str.splitlines at U+0085, U+2028
 // and U+2029) and terminals take C1 controls for escape sequences. The
-// check comes after every rule of SPEC, so any other error is reported
-// first. ParseContentType and ParseURI, which only parse, accept them.
+// check follows the rules of SPEC in each mapping step, a collapse's steps
+// (K6, R3) included, so any other error of a step is reported first.
+// ParseContentType and ParseURI, which only parse, accept them.
 //
 // # Errors
 //

@@ -336,3 +336,57 @@ func TestUnicodeControls(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "http://x/%C2%85", u)
 }
+
+// TestUnicodeControlsInCollapse: a collapse (K6, R3) maps Content-Types of
+// its own, from labels encoded twice in the caller's; each is checked,
+// and the error names the label of the step that produced the character,
+// at the offset where that label holds it, as every error of a collapse
+// step does. So N4 holds: what ToURI maps, ToContentType maps back.
+func TestUnicodeControlsInCollapse(t *testing.T) {
+	tests := []struct {
+		name, in string
+		toURI    bool
+		input    string // the *Error's Input
+		off      int
+	}{
+		{"K6: a uri. subtype wrapping a ContentType URI", `application/uri.ContentType%3Atext%2Fplain; a="%C2%85"`, true,
+			`ContentType:text/plain?a="%C2%85"`, 26},
+		{"R3: a ContentType URI wrapping a uri. subtype", "ContentType:application/uri.ContentType%253Atext%252Fplain?a=%25C2%2585", false,
+			`ContentType:text/plain?a="%C2%85"`, 26},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var err error
+			if tt.toURI {
+				_, err = ToURI(tt.in)
+			} else {
+				_, err = ToContentType(tt.in)
+			}
+			require.ErrorIs(t, err, ErrCTL)
+			var e *Error
+			require.ErrorAs(t, err, &e)
+			assert.Equal(t, tt.input, e.Input)
+			assert.Equal(t, tt.off, e.Offset)
+			_, err = Canonical(tt.in)
+			assert.ErrorIs(t, err, ErrCTL, "Canonical agrees")
+			_, _, err = Map(tt.in)
+			assert.ErrorIs(t, err, ErrCTL, "Map agrees")
+		})
+	}
+}
+
+// TestHasHighOctet: every length up to past two 32-octet blocks, with the
+// high octet in every position, and none.
+func TestHasHighOctet(t *testing.T) {
+	for n := range 80 {
+		b := []byte(strings.Repeat("a", n))
+		require.False(t, hasHighOctet(string(b)), "n=%d", n)
+		for p := range n {
+			b[p] = 0x80
+			require.True(t, hasHighOctet(string(b)), "n=%d p=%d", n, p)
+			b[p] = 0x7F
+			require.False(t, hasHighOctet(string(b)), "n=%d p=%d", n, p)
+			b[p] = 'a'
+		}
+	}
+}

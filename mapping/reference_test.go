@@ -12,9 +12,10 @@ package mapping_test
 //   (b) more than refMaxCollapse nested collapse steps (K6, R3) is nested;
 //   (c) in R1.4 a control character anywhere in a decoded parameter name is
 //       ctl, even after an earlier non-token octet;
-//   (d) after an otherwise successful mapping, a C1 control (U+0080-U+009F),
-//       U+2028 or U+2029 in the Content-Type mapped (ct2uri's input,
-//       uri2ct's output) is ctl (refUnicodeCTL).
+//   (d) after each otherwise successful mapping step, collapse steps
+//       included, a C1 control (U+0080-U+009F), U+2028 or U+2029 in the
+//       Content-Type mapped (ct2uri's input, uri2ct's output) is ctl
+//       (refUnicodeCTL).
 
 import (
 	"bufio"
@@ -636,11 +637,7 @@ func refParseCT(input string, lenient bool) (refCT, string) {
 // K: Content-Type -> URI
 
 func refToURI(ct string, strictURI, lenient bool) (string, string) {
-	u, e := refCT2URI(ct, strictURI, lenient, 0)
-	if e == "" && refUnicodeCTL(ct) { // project addition (d)
-		return "", kCtl
-	}
-	return u, e
+	return refCT2URI(ct, strictURI, lenient, 0)
 }
 
 // refUnicodeCTL reports whether s holds a C1 control, U+2028 or U+2029.
@@ -691,7 +688,17 @@ func refK0(b string, inK1, onlyFragment bool) (string, bool, string) {
 	return base, isCT, ""
 }
 
+// refCT2URI is refCT2URIRules with addition (d) on its input, at every
+// depth (a K6 collapse maps a Content-Type of its own).
 func refCT2URI(input string, strictURI, lenient bool, depth int) (string, string) {
+	u, e := refCT2URIRules(input, strictURI, lenient, depth)
+	if e == "" && refUnicodeCTL(input) {
+		return "", kCtl
+	}
+	return u, e
+}
+
+func refCT2URIRules(input string, strictURI, lenient bool, depth int) (string, string) {
 	ct, e := refParseCT(input, lenient)
 	if e != "" {
 		return "", e
@@ -801,11 +808,7 @@ func refCT2URI(input string, strictURI, lenient bool, depth int) (string, string
 // U and R: URI -> Content-Type
 
 func refToContentType(uri string) (string, string) {
-	c, e := refURI2CT(uri, 0)
-	if e == "" && refUnicodeCTL(c) { // project addition (d)
-		return "", kCtl
-	}
-	return c, e
+	return refURI2CT(uri, 0)
 }
 
 // quoteValue writes V' of R1.4: a backslash before each '"' and '\'.
@@ -820,7 +823,17 @@ func quoteValue(v string) string {
 	return out.String()
 }
 
+// refURI2CT is refURI2CTRules with addition (d) on its output, at every
+// depth (an R3 or K6 collapse produces Content-Types of its own).
 func refURI2CT(input string, depth int) (string, string) {
+	c, e := refURI2CTRules(input, depth)
+	if e == "" && refUnicodeCTL(c) {
+		return "", kCtl
+	}
+	return c, e
+}
+
+func refURI2CTRules(input string, depth int) (string, string) {
 	s := input
 	// U1
 	ascii := true
@@ -1194,6 +1207,8 @@ var refProbeCTs = []string{
 	"text/plain; a=\"\u0080",
 	"application/uri.http%3A%2F%2Fx%2F%C2%85",
 	"text/plain; URI-body=\"http%3A%2F%2Fx%2F%C2%85\"",
+	"application/uri.ContentType%3Atext%2Fplain; a=\"%C2%85\"",
+	"application/uri.ContentType%3Atext%2Fplain%3Fa%3D%2522%25C2%2585%2522",
 	"application/uri.http%3A%2F%2Fa%40b%40c",
 	"application/uri.ContentType%3A%2F%2Fa%40b%40c",
 	"application/uri.ContentType%3A%2F%2F%5Bx",
@@ -1271,6 +1286,8 @@ var refProbeURIs = []string{
 	"http://x/%C2%85",
 	"http://x/\u0085",
 	"x:y?MIME-type=%22text/plain%C2%85%22",
+	"ContentType:application/uri.ContentType%253Atext%252Fplain?a=%25C2%2585",
+	"ContentType:application/uri.ContentType%253Atext%252Fplain%253Fa%253D%2522%25E2%2580%25A8%2522",
 	"http://a@b@c",
 	"http://[::1%25eth0]/",
 	"http://[::1%eth0]/",

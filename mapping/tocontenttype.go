@@ -44,7 +44,10 @@ func toContentType(in string, f Option, depth int) (string, error) {
 		return string(out), nil // an ASCII output: nothing for refuseOutput
 	}
 	c, err := toContentTypeGeneral(out, in, f, depth)
-	if err == nil && depth == 0 {
+	if err == nil {
+		// At every depth: a collapse (R3, K6) produces Content-Types of
+		// its own, whose characters may be encoded twice in the caller's
+		// label; each is checked, against the label it was decoded from.
 		if err = refuseOutput(in, c); err != nil {
 			c = ""
 		}

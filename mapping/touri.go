@@ -44,7 +44,8 @@ func toURI(in string, f Option, depth int) (string, error) {
 		return string(out), nil // an ASCII input: nothing for refuseInput
 	}
 	u, err := toURIGeneral(out, in, f, depth)
-	if err == nil && depth == 0 {
+	if err == nil {
+		// At every depth: a collapse (K6) maps Content-Types of its own.
 		if err = refuseInput(in); err != nil {
 			u = ""
 		}

@@ -11,11 +11,13 @@ import "encoding/binary"
 // break or escape a header line, the mapping functions (ToURI,
 // ToContentType, Map, Canonical) refuse them with KindCTL too: in every
 // Content-Type they produce, and in every Content-Type they map to a URI,
-// whose mapping back would produce them (SPEC N4). The check runs after an
-// otherwise successful mapping, so any other error comes first, and only
+// whose mapping back would produce them (SPEC N4), the ones a collapse
+// (K6, R3) maps on the way included. The check runs after each otherwise
+// successful mapping step, so any error of that step comes first, and only
 // after the general paths: the direct paths map ASCII Content-Types only
-// (FuzzDirect holds them to it). ParseContentType and ParseURI only parse,
-// and accept them.
+// (FuzzDirect holds them to it). An error found in a collapse step names
+// that step's label, as any error of a collapse does. ParseContentType and
+// ParseURI only parse, and accept them.
 
 // unicodeCTL returns the offset in s of the first UTF-8 encoded
 // U+0080-U+009F, U+2028 or U+2029, and that rune, or -1. Their lead
@@ -66,9 +68,10 @@ func hasHighOctet(s string) bool {
 }
 
 // sourceUnicodeCTL returns the offset in in, a URI, of what decodes to the
-// first character unicodeCTL finds in a Content-Type mapped from it: the
-// character written as it is (an IRI) or percent-encoded. It returns 0 if
-// there is none, which a mapping that produced one cannot have.
+// first character unicodeCTL finds in a Content-Type mapped from it in one
+// step: the character written as it is (an IRI) or percent-encoded. It
+// returns 0 if there is none, which one step that produced one cannot
+// have (a collapse's characters are checked in its own steps).
 func sourceUnicodeCTL(in string) int {
 	if i, _ := unicodeCTL(in); i >= 0 {
 		if j := encodedUnicodeCTL(in); j >= 0 && j < i {
