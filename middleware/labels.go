@@ -112,11 +112,12 @@ func withMappedLabel(r *http.Request, original, mapped string) *http.Request {
 	c.req.Header = cloneHeader(r.Header, c.values[:])
 	// The clone's slice is ours; the caller's is untouched.
 	c.req.Header["Content-Type"][0] = mapped
-	if (r.Form != nil || r.PostForm != nil) && r.MultipartForm == nil && !parsedBody(original) {
+	if r.PostForm != nil && r.MultipartForm == nil && !parsedBody(original) {
 		// A handler ahead read a form value (gorilla's
 		// HTTPMethodOverrideHandler does on every POST), so net/http
-		// parsed the form under the original label and, for a type whose
-		// body it does not read, found only the URL's query. Parsed again
+		// parsed the form under the original label (ParseForm always
+		// leaves PostForm set) and, for a type whose body it does not
+		// read, found only the URL's query. Parsed again
 		// under the mapped label, into maps of the copy's own: shared,
 		// the handler would find no body values and a multipart parse
 		// would add its values to the caller's maps.
@@ -128,10 +129,11 @@ func withMappedLabel(r *http.Request, original, mapped string) *http.Request {
 // parsedBody reports whether net/http's ParseForm reads the body of a
 // request labelled label, as its parsePostForm decides: for the legacy
 // application/x-www-form-urlencoded type only (multipart bodies are read
-// by ParseMultipartForm, which sets MultipartForm).
+// by ParseMultipartForm, which sets MultipartForm), whatever the error
+// about the parameters that mime.ParseMediaType returns with the type.
 func parsedBody(label string) bool {
-	mt, _, err := mime.ParseMediaType(label)
-	return err == nil && mt == "application/x-www-form-urlencoded"
+	mt, _, _ := mime.ParseMediaType(label)
+	return mt == "application/x-www-form-urlencoded"
 }
 
 // cloneHeader is http.Header.Clone, with the values copied into spare

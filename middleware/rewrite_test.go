@@ -223,6 +223,10 @@ func TestFormParsedAheadOfMappedLabel(t *testing.T) {
 		{"to x-www-form-urlencoded", "ContentType:application/x-www-form-urlencoded", "name=value", Options{}, "value"},
 		{"to multipart/form-data", multipartLabel, string(multipartBody), Options{}, "value"},
 		{"to URI after net/http read the body", "application/x-www-form-urlencoded", "name=value", Options{Request: ToURI}, "value"},
+		// mime.ParseMediaType refuses the comment (ErrInvalidMediaParameter)
+		// but returns the type, and net/http reads the body on the type.
+		{"to URI after net/http read the body, a parameter mime refuses", "application/x-www-form-urlencoded; charset=utf-8 (c)", "name=value", Options{Request: ToURI}, "value"},
+		{"canonical after net/http read the body, a parameter mime refuses", "application/x-www-form-urlencoded; charset=utf-8 (c)", "name=value", Options{Request: Canonical}, "value"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -252,6 +256,18 @@ func TestFormParsedAheadOfMappedLabel(t *testing.T) {
 			assert.Nil(t, r.MultipartForm, "the caller's MultipartForm")
 		})
 	}
+
+	// A Form a handler ahead set itself, without parsing (PostForm is
+	// nil), is the handler's to see.
+	var got string
+	h := Rewrite(Options{})(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		got = r.FormValue("set")
+	}))
+	r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader("name=value"))
+	r.Header.Set("Content-Type", "ContentType:application/x-www-form-urlencoded")
+	r.Form = url.Values{"set": {"ahead"}}
+	h.ServeHTTP(httptest.NewRecorder(), r)
+	assert.Equal(t, "ahead", got)
 }
 
 // ParseForm and ParseMultipartForm run on the mapped label: a client that
