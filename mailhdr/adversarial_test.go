@@ -416,3 +416,28 @@ func TestNoControlsDecodedIntoHeaders(t *testing.T) {
 		assert.ErrorIs(t, rep.Err(), mapping.ErrCTL, label)
 	}
 }
+
+// TestRewrittenIRIGrowth: a URI label with non-ASCII text (an IRI, as an
+// RFC 6532 header may carry) written as an application/uri. type grows
+// over four times and no more than six (each non-ASCII octet becomes
+// %25HH); a reader with limits six times as large reads it.
+func TestRewrittenIRIGrowth(t *testing.T) {
+	field := "Content-Type: x:" + strings.Repeat("\u00e9", 80) + "\r\n" // written on one line: no white space to fold at
+	msg := field + "\r\nbody\r\n"
+	opts := Options{To: ToContentType, MaxFieldBytes: len(field)}
+	var ct strings.Builder
+	rep, err := Rewrite(&ct, strings.NewReader(msg), opts)
+	require.NoError(t, err)
+	require.Equal(t, 1, rep.Rewritten)
+	header, _, ok := strings.Cut(ct.String(), "\r\n\r\n")
+	require.True(t, ok)
+	grown := len(header) + len("\r\n")
+	assert.Greater(t, grown, 4*len(field))
+	assert.LessOrEqual(t, grown, 6*len(field))
+
+	for _, mult := range []int{4, 6} {
+		rep, err = Rewrite(io.Discard, strings.NewReader(ct.String()), Options{To: ToURI, MaxFieldBytes: mult * len(field)})
+		require.NoError(t, err)
+		assert.Equal(t, mult == 6, rep.OK(), "limits %d times as large: %v", mult, rep.Err())
+	}
+}

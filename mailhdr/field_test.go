@@ -292,10 +292,11 @@ func checkFold(t *testing.T, prefix []byte, v string, uri bool) {
 		require.False(t, uri && len(v) > 0 && len(v) < 1<<16 && len(prefix) <= maxLineLen, "a URI always folds")
 		return
 	}
-	// A prefix that leaves the value no room ends the first line.
+	// A value that cannot follow the prefix starts on the next line.
 	ownLine := bytes.HasPrefix(out[len(prefix):], []byte("\r\n "))
 	if ownLine {
-		require.Greater(t, len(prefix), foldWidth, "the value starts on the prefix's line")
+		_, fits := appendFoldedValue(append([]byte(nil), prefix...), len(prefix), v, uri, "\r\n")
+		require.False(t, fits, "the value could follow the prefix")
 	}
 	lines := strings.Split(strings.TrimSuffix(string(out), "\r\n"), "\r\n")
 	for i, l := range lines {
@@ -467,7 +468,8 @@ func TestMappingOptions(t *testing.T) {
 
 // TestFoldAfterLongPrefix: a field whose white space after the colon
 // fills most of its first line, as a folded field may have it, is
-// rewritten with its value on the next line, and reads back as it was.
+// rewritten with its value on the next line, and reads back as it was; so
+// is one whose value has a run too long to follow the field's name.
 func TestFoldAfterLongPrefix(t *testing.T) {
 	for _, pad := range []int{982, 985} {
 		prefix := "Content-Type:" + strings.Repeat(" ", pad)
@@ -479,6 +481,17 @@ func TestFoldAfterLongPrefix(t *testing.T) {
 		require.True(t, rep.OK(), "%d: %v", pad, rep.Err())
 		assert.Equal(t, in, string(back), pad)
 	}
+	// A run that fits a continuation line but not the first line after a
+	// short prefix goes on the next line too.
+	label := "x:" + strings.Repeat("a", 970)
+	in0 := "Content-Type: " + label + "\r\n\r\nbody\r\n"
+	out0, rep0 := rewriteBytes(t, []byte(in0), Options{To: ToContentType})
+	require.True(t, rep0.OK(), "%v", rep0.Err())
+	assert.Equal(t, "Content-Type: \r\n application/uri.x%3A"+strings.Repeat("a", 970)+"\r\n\r\nbody\r\n", string(out0))
+	back, rep0 := rewriteBytes(t, out0, Options{To: ToURI})
+	require.True(t, rep0.OK(), "%v", rep0.Err())
+	assert.Equal(t, label, string(trimWSP(unfold(nil, back[len("Content-Type:"):bytes.Index(back, []byte("\r\n\r\n"))], true))))
+
 	// A prefix over 998 octets cannot be kept on one line: not rewritten.
 	in := "Content-Type:" + strings.Repeat(" ", 990) + "\r\n text/plain\r\n\r\nx"
 	out, rep := rewriteBytes(t, []byte(in), Options{})

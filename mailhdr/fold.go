@@ -23,10 +23,10 @@ const (
 // triplet; RFC 3986 Appendix C tells readers to remove white space a
 // line break brought into a URI, and this package does.
 //
-// A prefix too long for the value to start on its line (white space
-// after the colon that fills most of it) ends the first line: the value
-// starts on the next, after a fold, which unfolding turns into white
-// space before the value, as it was.
+// A value that cannot start on the prefix's line (a run without white
+// space too long to follow the prefix, or white space after the colon
+// that fills most of the line) starts on the next line instead, after a
+// fold, which unfolding turns into white space before the value.
 //
 // appendFolded returns false, and dst unchanged, if some line would be
 // longer than maxLineLen.
@@ -34,7 +34,7 @@ func appendFolded(dst, prefix []byte, value string, uri bool, nl, final string) 
 	start := len(dst)
 	dst = append(dst, prefix...)
 	dst, ok := appendFoldedValue(dst, len(prefix), value, uri, nl)
-	if !ok && len(prefix) > foldWidth && len(prefix) <= maxLineLen {
+	if !ok && len(prefix) <= maxLineLen {
 		dst = append(dst[:start], prefix...)
 		dst = append(dst, nl...)
 		dst = append(dst, ' ')

@@ -240,6 +240,8 @@ func (s *scanner) endHeader() {
 		s.problem(KindOpaqueMessage, s.path, s.h.start, "message/partial, a fragment of a message; passed through unexamined", nil)
 	case ct.mediaType == "message/external-body":
 		s.problem(KindOpaqueMessage, s.path, s.h.start, "message/external-body, whose body starts with the external body's header; passed through unexamined", nil)
+	case ct.mediaType == "text/rfc822-headers" || ct.mediaType == "message/global-headers":
+		s.problem(KindOpaqueMessage, s.path, s.h.start, ct.mediaType+", a message header without its body; passed through unexamined", nil)
 	}
 }
 

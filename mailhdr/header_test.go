@@ -161,6 +161,8 @@ func TestOpaqueMessages(t *testing.T) {
 		{"message/global, quoted-printable (RFC 6532 allows it)", "Content-Type: message/global\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n" + inner, 1, []problemAt{{"top", KindOpaqueMessage}}},
 		{"message/partial", "Content-Type: message/partial; id=\"a@b\"; number=1; total=2\r\n\r\n" + inner, 1, []problemAt{{"top", KindOpaqueMessage}}},
 		{"message/external-body", "Content-Type: message/external-body; access-type=local-file; name=\"/a\"\r\n\r\n" + inner, 1, []problemAt{{"top", KindOpaqueMessage}}},
+		{"text/rfc822-headers (a delivery status notification's)", "Content-Type: text/rfc822-headers\r\n\r\n" + inner, 1, []problemAt{{"top", KindOpaqueMessage}}},
+		{"message/global-headers", "Content-Type: message/global-headers\r\n\r\n" + inner, 1, []problemAt{{"top", KindOpaqueMessage}}},
 		{"a digest's part, message/rfc822 by default, base64", digest("Content-Transfer-Encoding: base64\r\n\r\nQ29udGVudC1UeXBlOiB0ZXh0L3BsYWluDQoNCng=\r\n"), 1, []problemAt{{"1", KindOpaqueMessage}}},
 		{"message/rfc822, 8bit (read)", "Content-Type: message/rfc822\r\nContent-Transfer-Encoding: 8bit\r\n\r\n" + inner, 2, nil},
 		{"a digest's part, message/rfc822 by default (read)", digest("\r\n" + inner), 2, nil},

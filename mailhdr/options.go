@@ -106,12 +106,12 @@ type Options struct {
 	// unchanged and the entity's body is not examined. 0 means
 	// DefaultMaxFieldBytes; a negative value means no limit.
 	//
-	// Both limits bound what is read. Rewritten, a field can be over
-	// three times longer than it was (each octet that must be
-	// percent-encoded becomes three, in a Content-Type written as a URI
-	// label and in a URI label written as an application/uri. type), so a
-	// reader of the output, mailhdr included, may need limits four times
-	// as large.
+	// Both limits bound what is read. Rewritten, a field can grow: in a
+	// Content-Type written as a URI label and in a URI label written as
+	// an application/uri. type, each octet that must be percent-encoded
+	// becomes three, and a non-ASCII octet of a URI label (an IRI) five
+	// (%25HH). So a reader of the output, mailhdr included, may need
+	// limits four times as large, six for IRIs.
 	MaxFieldBytes int
 	// MaxDepth bounds how deeply multiparts and encapsulated messages are
 	// descended into; the top-level message is depth 0. An entity at the

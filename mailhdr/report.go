@@ -75,9 +75,11 @@ const (
 	// Content-Transfer-Encoding other than 7bit, 8bit or binary (RFC 2046
 	// §5.2.1 forbids one for message/rfc822; RFC 6532 §3.5 allows base64
 	// and quoted-printable for message/global), a message/partial (§5.2.2:
-	// a fragment of a message) or a message/external-body (§5.2.3: its
-	// body starts with the external body's header). The body is passed
-	// through unexamined.
+	// a fragment of a message), a message/external-body (§5.2.3: its
+	// body starts with the external body's header), or a message header
+	// on its own (text/rfc822-headers, RFC 6522, as delivery status
+	// notifications return it; message/global-headers, RFC 6533). The
+	// body is passed through unexamined.
 	KindOpaqueMessage
 )
 

@@ -16,8 +16,9 @@ import (
 // into message/rfc822 and message/global parts whose
 // Content-Transfer-Encoding is 7bit, 8bit, binary (in any case, with any
 // comments around it) or absent; other parts' bodies are copied as they
-// are, and encoded messages, message/partial and message/external-body,
-// whose bodies hold message headers, are reported (KindOpaqueMessage). A
+// are, and encoded messages, message/partial, message/external-body,
+// text/rfc822-headers and message/global-headers, whose bodies hold
+// message headers, are reported (KindOpaqueMessage). A
 // multipart's boundary is read from whichever form of its Content-Type is
 // a Content-Type: the field's value, or its mapping when the value is a
 // URI label; it is read as Go's mime.ParseMediaType reads it, RFC 2231

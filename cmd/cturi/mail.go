@@ -98,11 +98,12 @@ A field longer than -max-field-bytes passes through unchanged, as does
 the rest of a header past -max-header-bytes; the entity's body, like the
 body of a multipart or message at -max-depth, passes through unexamined.
 Each is reported (field-too-large, header-too-large, too-deep). Rewritten,
-a field can be over three times as long as it was (a Content-Type written
-as a URI label, and a URI label written as an application/uri. type,
-percent-encode each octet that needs it): to read such a message again,
-as with -to ct after -to uri, give -max-field-bytes (and
--max-header-bytes) four times the limits it was written with.
+a field can grow: a Content-Type written as a URI label, and a URI label
+written as an application/uri. type, percent-encode each octet that needs
+it (one octet becomes three; a non-ASCII octet of an IRI becomes five).
+To read such a message again, as with -to ct after -to uri, give
+-max-field-bytes (and -max-header-bytes) four times the limits it was
+written with, six times for IRIs written with -to ct.
 
 Flags:
 `)
