@@ -344,28 +344,19 @@ func TestHeapIndependentOfSize(t *testing.T) {
 // four times as large maps it back.
 func TestRewrittenFieldGrowth(t *testing.T) {
 	field := "Content-Type: a/" + strings.Repeat("`", 300) + "\r\n"
-	msg := field + "\r\nbody\r\n"
 	opts := Options{MaxFieldBytes: len(field)}
-	var uri strings.Builder
-	rep, err := Rewrite(&uri, strings.NewReader(msg), opts)
-	require.NoError(t, err)
-	require.Equal(t, 1, rep.Rewritten)
-	header, _, ok := strings.Cut(uri.String(), "\r\n\r\n")
-	require.True(t, ok)
-	grown := len(header) + len("\r\n")
-	assert.Greater(t, grown, 3*len(field))
-	assert.LessOrEqual(t, grown, 4*len(field))
+	uri := rewriteGrowth(t, field, opts, 3, 4)
 
 	opts.To = ToContentType
 	var back strings.Builder
-	rep, err = Rewrite(&back, strings.NewReader(uri.String()), opts)
+	rep, err := Rewrite(&back, strings.NewReader(uri), opts)
 	require.NoError(t, err)
 	require.Len(t, rep.Problems, 1)
 	assert.Equal(t, KindFieldTooLarge, rep.Problems[0].Kind)
 
 	opts.MaxFieldBytes *= 4
 	back.Reset()
-	rep, err = Rewrite(&back, strings.NewReader(uri.String()), opts)
+	rep, err = Rewrite(&back, strings.NewReader(uri), opts)
 	require.NoError(t, err)
 	assert.Empty(t, rep.Problems)
 	assert.Equal(t, "Content-Type: a/"+strings.Repeat("`", 300)+"\r\n\r\nbody\r\n", back.String())
@@ -423,21 +414,27 @@ func TestNoControlsDecodedIntoHeaders(t *testing.T) {
 // %25HH); a reader with limits six times as large reads it.
 func TestRewrittenIRIGrowth(t *testing.T) {
 	field := "Content-Type: x:" + strings.Repeat("\u00e9", 80) + "\r\n" // written on one line: no white space to fold at
-	msg := field + "\r\nbody\r\n"
-	opts := Options{To: ToContentType, MaxFieldBytes: len(field)}
-	var ct strings.Builder
-	rep, err := Rewrite(&ct, strings.NewReader(msg), opts)
-	require.NoError(t, err)
-	require.Equal(t, 1, rep.Rewritten)
-	header, _, ok := strings.Cut(ct.String(), "\r\n\r\n")
-	require.True(t, ok)
-	grown := len(header) + len("\r\n")
-	assert.Greater(t, grown, 4*len(field))
-	assert.LessOrEqual(t, grown, 6*len(field))
-
+	ct := rewriteGrowth(t, field, Options{To: ToContentType, MaxFieldBytes: len(field)}, 4, 6)
 	for _, mult := range []int{4, 6} {
-		rep, err = Rewrite(io.Discard, strings.NewReader(ct.String()), Options{To: ToURI, MaxFieldBytes: mult * len(field)})
+		rep, err := Rewrite(io.Discard, strings.NewReader(ct), Options{To: ToURI, MaxFieldBytes: mult * len(field)})
 		require.NoError(t, err)
 		assert.Equal(t, mult == 6, rep.OK(), "limits %d times as large: %v", mult, rep.Err())
 	}
+}
+
+// rewriteGrowth rewrites a message of the one header field field as opts
+// says, requires the field rewritten to more than over and at most upTo
+// times its length, and returns the message written.
+func rewriteGrowth(t *testing.T, field string, opts Options, over, upTo int) string {
+	t.Helper()
+	var out strings.Builder
+	rep, err := Rewrite(&out, strings.NewReader(field+"\r\nbody\r\n"), opts)
+	require.NoError(t, err)
+	require.Equal(t, 1, rep.Rewritten)
+	header, _, ok := strings.Cut(out.String(), "\r\n\r\n")
+	require.True(t, ok)
+	grown := len(header) + len("\r\n")
+	assert.Greater(t, grown, over*len(field))
+	assert.LessOrEqual(t, grown, upTo*len(field))
+	return out.String()
 }
