@@ -158,10 +158,18 @@ func diffContentTypes(t testing.TB, a, b []byte) []fieldPair {
 // §2.1.1) when folded only at a single SP between two other octets, the
 // only places mailhdr folds a Content-Type. Each line then holds one run
 // between such SPs at least, so the field fits exactly when every run
-// fits on a line of its own; mailhdr reports KindLineTooLong otherwise.
+// fits on a line of its own, the first run either after the prefix or,
+// when it cannot follow the prefix, on the next line; mailhdr reports
+// KindLineTooLong otherwise.
 func foldsWithinLimit(prefix, v string) bool {
+	// A value that cannot follow the prefix starts on the next line,
+	// after a fold (mailhdr's appendFolded).
+	return foldsFrom(len(prefix), v) || len(prefix) <= 998 && foldsFrom(1, v)
+}
+
+func foldsFrom(col int, v string) bool {
 	isWSP := func(c byte) bool { return c == ' ' || c == '\t' }
-	col, start := len(prefix), 0
+	start := 0
 	for i := 1; i < len(v)-1; i++ {
 		if v[i] == ' ' && !isWSP(v[i-1]) && !isWSP(v[i+1]) {
 			if col+i-start > 998 {
