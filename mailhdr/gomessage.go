@@ -24,6 +24,9 @@ import (
 // error go-message returned for a field it cannot format, or
 // ErrUnknownTarget; h is then unchanged. The limits of opts do not apply: h is in memory already.
 func RewriteHeader(h *textproto.Header, opts Options) (int, error) {
+	if err := opts.check(); err != nil {
+		return 0, err
+	}
 	n, problems, err := rewriteHeader(h, &opts)
 	if err != nil {
 		return 0, err
@@ -35,10 +38,9 @@ func RewriteHeader(h *textproto.Header, opts Options) (int, error) {
 	return n, errors.Join(errs...)
 }
 
+// rewriteHeader is RewriteHeader for a checked opts (RewriteHeader and
+// Walk check it once).
 func rewriteHeader(h *textproto.Header, opts *Options) (int, []*Problem, error) {
-	if err := opts.check(); err != nil {
-		return 0, nil, err
-	}
 	fr := newFieldRewriter(opts)
 	type field struct {
 		raw        []byte

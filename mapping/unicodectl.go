@@ -43,8 +43,8 @@ func unicodeCTL(s string) (int, rune) {
 }
 
 // hasHighOctet reports whether s holds an octet >= 0x80. Labels are ASCII
-// as a rule, and this runs on every mapping, so it tests 32 octets at a
-// time, then 8, then one.
+// as a rule, and this runs after every mapping the general paths make,
+// over the whole label, so it tests 32 octets at a time, then 8, then one.
 func hasHighOctet(s string) bool {
 	const highs = 0x8080808080808080
 	i := 0
@@ -69,38 +69,14 @@ func hasHighOctet(s string) bool {
 
 // sourceUnicodeCTL returns the offset in in, a URI, of what decodes to the
 // first character unicodeCTL finds in a Content-Type mapped from it in one
-// step: the character written as it is (an IRI) or percent-encoded. It
-// returns 0 if there is none, which one step that produced one cannot
-// have (a collapse's characters are checked in its own steps).
+// step: the character written as it is (an IRI) or percent-encoded, the
+// first in dec(in). It returns 0 if there is none, which one step that
+// produced one cannot have (a collapse's characters are checked in its own
+// steps).
 func sourceUnicodeCTL(in string) int {
-	if i, _ := unicodeCTL(in); i >= 0 {
-		if j := encodedUnicodeCTL(in); j >= 0 && j < i {
-			return j
-		}
-		return i
-	}
-	return max(encodedUnicodeCTL(in), 0)
+	k, _ := unicodeCTL(Unescape(in))
+	return sourceOffset(in, k)
 }
-
-// encodedUnicodeCTL returns the offset of the first %C2%80-%C2%9F,
-// %E2%80%A8 or %E2%80%A9 in s (hex digits in either case), or -1.
-func encodedUnicodeCTL(s string) int {
-	for i := 0; i+6 <= len(s); i++ {
-		if s[i] != '%' || !isTriplet(s, i) || !isTriplet(s, i+3) {
-			continue
-		}
-		b := [3]byte{tripletValue(s, i), tripletValue(s, i+3)}
-		if i+9 <= len(s) && isTriplet(s, i+6) {
-			b[2] = tripletValue(s, i+6)
-		}
-		if j, _ := unicodeCTL(string(b[:])); j == 0 {
-			return i
-		}
-	}
-	return -1
-}
-
-func tripletValue(s string, i int) byte { return byte(unhex(s[i+1])<<4 | unhex(s[i+2])) }
 
 // errUnicodeCTL is the KindCTL error for r at offset off of in.
 func errUnicodeCTL(in string, off int, r rune) error {
