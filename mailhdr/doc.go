@@ -22,8 +22,9 @@
 // white space after the colon, is folded at 78 columns with the field's
 // own line ending, and never has a line over 998 octets. A URI label has
 // no white space to fold at, so one longer than a line is folded by
-// inserting white space after its scheme (inside it only when the scheme
-// alone does not fit on the first line), which readers drop (RFC 3986
+// inserting line breaks at points after its scheme, as many as it needs
+// (inside the scheme only when the scheme alone does not fit on the first
+// line); readers drop the white space around them (RFC 3986
 // Appendix C). This package does when it reads a URI label: it drops the
 // white space around each line break, and reports a label with white
 // space elsewhere as the invalid URI it is.
