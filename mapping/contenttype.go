@@ -288,7 +288,7 @@ func (sc *ctScan) scan(s string, lenient bool, params []rawParam) ([]rawParam, *
 		if err := p.cfws(); err != nil {
 			return nil, err
 		}
-		params = append(params, rp)
+		params = append(grown(params), rp)
 	}
 	return params, findSpecials(sc, params)
 }

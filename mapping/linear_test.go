@@ -2,6 +2,8 @@ package mapping
 
 import (
 	"math"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -69,3 +71,45 @@ func TestOneAllocation(t *testing.T) {
 		assert.LessOrEqual(t, n, 1.0, "ToContentType(%q)", c.in)
 	}
 }
+
+// TestLargeInputMemory bounds what a large input allocates in all, as a
+// multiple of its size and its result's: append grows a large slice by a
+// quarter at a time, so a buffer or a slice of parameters or query items
+// grown that way allocates about five times its final size. The mapping
+// grows them by doubling, or once to the exact size, and this test fails
+// if a path goes back to append's growth. The counts are exact (no
+// timing), and no other test runs beside this one (it is not parallel).
+// The bounds hold with and without -race, which allocates a little more;
+// append's growth passes them by a third or more.
+func TestLargeInputMemory(t *testing.T) {
+	const n = 1 << 20
+	for _, c := range []struct {
+		name string
+		f    func(string) (string, error)
+		in   string
+		max  float64 // bytes allocated per byte of input and output
+	}{
+		// Short parameters: the parameter slice outweighs the text.
+		{"ToURI, many parameters", toURIString, "text/plain" + strings.Repeat(`; a="é"`, n/8), 11},
+		{"ToURI, long values", toURIString, largeContentType(n), 4},
+		// An IRI: converted to a URI (3 octets for each non-ASCII one),
+		// then each '%' encoded again in the Content-Type (%25).
+		{"ToContentType, IRI", toCTString, "http://x/" + strings.Repeat("é", n/2), 4.5},
+		{"ToContentType, query items", toCTString, "ContentType:text/plain?" + strings.Repeat("a=%C3%A9&", n/9), 9},
+		{"ToContentType, long values", toCTString, largeURI(n), 1.5},
+	} {
+		out, err := c.f(c.in)
+		require.NoError(t, err, c.name)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, _ = c.f(c.in)
+		runtime.ReadMemStats(&after)
+		perByte := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(c.in)+len(out))
+		t.Logf("%s: %.2f bytes allocated per byte of input and output", c.name, perByte)
+		assert.LessOrEqual(t, perByte, c.max, c.name)
+	}
+}
+
+func toURIString(s string) (string, error) { return ToURI(s) }
+func toCTString(s string) (string, error)  { return ToContentType(s) }

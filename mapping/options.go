@@ -1,5 +1,7 @@
 package mapping
 
+import "slices"
+
 // Option changes how a label is mapped. Options are flags: pass any number,
 // in any order; repeating one has no further effect. No option is the SPEC
 // default.
@@ -93,4 +95,15 @@ func outputBuffer(buf []byte, inputLen int) []byte {
 		return make([]byte, 0, want)
 	}
 	return buf
+}
+
+// grown returns s with room for at least one more element, doubling its
+// capacity when it is full. append alone grows a large slice by a quarter
+// at a time, and so allocates about five times the final size in all for
+// an input of many parameters or query items; doubling allocates twice.
+func grown[S ~[]E, E any](s S) S {
+	if len(s) < cap(s) {
+		return s
+	}
+	return slices.Grow(s, len(s)+1)
 }

@@ -140,6 +140,11 @@ func appendEncoded[T bytesOrString](dst []byte, s T, tab *byteTable, fold *[256]
 		c := fold[s[i]]
 		if !tab[c] {
 			dst = dst[:n+i]
+			if rest := len(s) - i; cap(dst)-len(dst) < 3*rest {
+				// Grown once to the exact size: append's growth by a
+				// quarter would allocate five times a large result.
+				dst = slices.Grow(dst, rest+2*countEncoded(s[i:], tab, fold))
+			}
 			for ; i < len(s); i++ {
 				if c := fold[s[i]]; tab[c] {
 					dst = append(dst, c)
@@ -152,6 +157,18 @@ func appendEncoded[T bytesOrString](dst []byte, s T, tab *byteTable, fold *[256]
 		out[i] = c
 	}
 	return dst
+}
+
+// countEncoded returns the number of octets of s that appendEncoded writes
+// as %HH.
+func countEncoded[T bytesOrString](s T, tab *byteTable, fold *[256]byte) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if !tab[fold[s[i]]] {
+			n++
+		}
+	}
+	return n
 }
 
 // appendUnescape is dec (R0.10).

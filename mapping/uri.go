@@ -229,7 +229,12 @@ func (sc *uriScan) parse(in string, items []uriItem) ([]uriItem, *Error) {
 	if j := invalidUTF8(in[i:]); j >= 0 {
 		return nil, newError(KindInvalidURI, in, i+j, "invalid UTF-8 at offset %d", i+j)
 	}
-	b := make([]byte, 0, len(in)+2*(len(in)-i))
+	high := 0
+	for k := i; k < len(in); k++ {
+		high += int(in[k] >> 7)
+	}
+	b := make([]byte, 0, len(in)+2*high)
+	b = append(b, in[:i]...)
 	for k := i; k < len(in); k++ {
 		if in[k] >= 0x80 {
 			b = appendPct(b, in[k])
@@ -237,7 +242,7 @@ func (sc *uriScan) parse(in string, items []uriItem) ([]uriItem, *Error) {
 			b = append(b, in[k])
 		}
 	}
-	sc.s = in[:i] + string(b)
+	sc.s = string(b)
 	sc.converted = true
 	return sc.scan(items)
 }
@@ -394,7 +399,7 @@ func (sc *uriScan) query(lo, hi int, items []uriItem) ([]uriItem, *Error) {
 				opaque = true
 				break
 			}
-			items = append(items, uriItem{nameLo: i, nameHi: i + eq, valLo: i + eq + 1, valHi: end})
+			items = append(grown(items), uriItem{nameLo: i, nameHi: i + eq, valLo: i + eq + 1, valHi: end})
 		}
 		i = end + 1
 	}
