@@ -196,7 +196,8 @@ error kind (syntax, ctl, bad-utf8, relative-uri, invalid-uri, reserved,
 reserved-param, duplicate-special, bad-mime-type, bad-param-name,
 bad-uri-body, nested). A message for each failure goes to standard error.
 Values are field values: no "Content-Type:" prefix, no angle brackets;
-an empty line is a value too (ERROR:syntax), so lines stay in step.
+an empty line is a value too (ERROR:syntax, or relative-uri with -to ct),
+so lines stay in step.
 A value longer than 16 MiB is not mapped (invalid-uri if it would map to
 a Content-Type, as with -to ct or a URI under -to auto; syntax otherwise).
 Output is buffered, but each answer is written before cturi waits for more

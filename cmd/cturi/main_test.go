@@ -52,6 +52,7 @@ func TestCLI(t *testing.T) {
 		{"-mail=false first maps as usual", []string{"-mail=false", "image/JPEG"}, "", "ContentType:image/jpeg\n", "", exitOK},
 		{"empty stdin", nil, "", "", "", exitOK},
 		{"an empty line is a value", nil, "\n", "ERROR:syntax\n", `line 1: ""`, exitFailed},
+		{"an empty line under -to ct is not a URI", []string{"-to", "ct"}, "\n", "ERROR:relative-uri\n", `line 1: ""`, exitFailed},
 		{"failure in the middle", nil, "image/JPEG\ntext\nhttp://x/a b\nimage/png\n",
 			"ContentType:image/jpeg\nERROR:syntax\nERROR:invalid-uri\nContentType:image/png\n", "line 3:", exitFailed},
 		{"-to uri forces the direction", []string{"-to", "uri", "http://x"}, "", "ERROR:syntax\n", "expected '/' after the type", exitFailed},
