@@ -92,7 +92,8 @@ line each, with its byte offset, part path and kind.
 
 Exit status: 0 if nothing was left unrewritten, 1 if something was (the
 message is still written in full) or on an I/O error, 2 for a usage
-error. cturi -mail [...] is the same command.
+error; when the reader of standard output goes away, it ends by SIGPIPE
+(status 141 in sh). cturi -mail [...] is the same command.
 
 A field longer than -max-field-bytes passes through unchanged, as does
 the rest of a header past -max-header-bytes; the entity's body, like the

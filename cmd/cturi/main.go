@@ -81,10 +81,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				break
 			}
 		}
-	} else if err := eachLine(stdin, func() error { werr = out.Flush(); return werr }, func(n int, line string, tooLong bool) error {
+	} else if err := eachLine(stdin, func() error { werr = out.Flush(); return werr }, func(n int, line string, tooLong, uri bool) error {
 		where := fmt.Sprintf("line %d: ", n)
 		if tooLong {
-			werr = w.write(m.tooLong(line), where)
+			werr = w.write(m.tooLong(line, uri), where)
 		} else {
 			werr = w.write(m.apply(line), where)
 		}
@@ -108,14 +108,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // CR before it; a CR that ends the input without an LF goes too). Memory
 // is bounded by the longest line, and a line whose value (without its
 // ending) is longer than maxLineSize is skipped unread: fn gets its first
-// bytes and tooLong. An error from fn stops eachLine, which returns it.
+// bytes and tooLong, and uri tells whether the whole value starts with a
+// URI scheme and ':' (SPEC R0.17), which its first bytes may not show. An
+// error from fn stops eachLine, which returns it.
 //
 // Before each read that may wait for input (no whole line is buffered),
 // eachLine calls flush: a program that feeds cturi a line at a time gets
 // each answer at once, and a large input is still answered in large
 // blocks. A flush error stops eachLine, which returns it: a program
 // waiting for that answer before it writes more would wait for ever.
-func eachLine(r io.Reader, flush func() error, fn func(n int, line string, tooLong bool) error) error {
+func eachLine(r io.Reader, flush func() error, fn func(n int, line string, tooLong, uri bool) error) error {
 	// The buffer may hold a value of maxLineSize octets and its CR LF.
 	const maxBuffered = maxLineSize + 2
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -130,10 +132,13 @@ func eachLine(r io.Reader, flush func() error, fn func(n int, line string, tooLo
 		chunk, err := br.ReadSlice('\n')
 		tooLong := false
 		line := chunk
+		start := startWSP
 		if err == bufio.ErrBufferFull {
 			long = append(long[:0], chunk...)
+			start = start.next(chunk)
 			for err == bufio.ErrBufferFull {
 				chunk, err = br.ReadSlice('\n')
+				start = start.next(chunk)
 				if len(long)+len(chunk) > maxBuffered {
 					tooLong = true
 				} else {
@@ -157,7 +162,7 @@ func eachLine(r io.Reader, flush func() error, fn func(n int, line string, tooLo
 		if len(line) > maxLineSize {
 			tooLong = true
 		}
-		if ferr := fn(n, string(line), tooLong); ferr != nil {
+		if ferr := fn(n, string(line), tooLong, start == startURI); ferr != nil {
 			return ferr
 		}
 		if err == io.EOF {
@@ -191,7 +196,8 @@ error kind (syntax, ctl, bad-utf8, relative-uri, invalid-uri, reserved,
 reserved-param, duplicate-special, bad-mime-type, bad-param-name,
 bad-uri-body, nested). A message for each failure goes to standard error.
 Values are field values: no "Content-Type:" prefix, no angle brackets;
-an empty line is a value too (ERROR:syntax), so lines stay in step.
+an empty line is a value too (ERROR:syntax, or relative-uri with -to ct),
+so lines stay in step.
 A value longer than 16 MiB is not mapped (invalid-uri if it would map to
 a Content-Type, as with -to ct or a URI under -to auto; syntax otherwise).
 Output is buffered, but each answer is written before cturi waits for more
@@ -205,7 +211,8 @@ as a value; cturi -- mail maps it all the same (ERROR:syntax).
 
 Exit status: 0 if every value mapped, 1 if any failed or on an I/O error
 (cturi stops at the first error writing standard output), 2 for a usage
-error.
+error. When the reader of standard output goes away (cturi | head -1),
+cturi ends by SIGPIPE, as cat does (status 141 in sh), not with status 1.
 
 Flags:
 `)

@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cturi/cturi/mapping"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -51,6 +52,7 @@ func TestCLI(t *testing.T) {
 		{"-mail=false first maps as usual", []string{"-mail=false", "image/JPEG"}, "", "ContentType:image/jpeg\n", "", exitOK},
 		{"empty stdin", nil, "", "", "", exitOK},
 		{"an empty line is a value", nil, "\n", "ERROR:syntax\n", `line 1: ""`, exitFailed},
+		{"an empty line under -to ct is not a URI", []string{"-to", "ct"}, "\n", "ERROR:relative-uri\n", `line 1: ""`, exitFailed},
 		{"failure in the middle", nil, "image/JPEG\ntext\nhttp://x/a b\nimage/png\n",
 			"ContentType:image/jpeg\nERROR:syntax\nERROR:invalid-uri\nContentType:image/png\n", "line 3:", exitFailed},
 		{"-to uri forces the direction", []string{"-to", "uri", "http://x"}, "", "ERROR:syntax\n", "expected '/' after the type", exitFailed},
@@ -123,11 +125,11 @@ func TestCLIJSONInvalidUTF8(t *testing.T) {
 	m, err := newMapper("auto", false, false)
 	require.NoError(t, err)
 	long := "text/plain; a=\"" + strings.Repeat("x", 48) + strings.Repeat("é", 10) // é straddles octet 64
-	got := m.tooLong(long).Input
+	got := m.tooLong(long, false).Input
 	assert.True(t, utf8.ValidString(got), "%q", got)
 	assert.Equal(t, long[:63]+"...", got)
 	// Octets that are not UTF-8 are cut at most three short of 64.
-	assert.Equal(t, strings.Repeat("\x80", 61)+"...", m.tooLong(strings.Repeat("\x80", 100)).Input)
+	assert.Equal(t, strings.Repeat("\x80", 61)+"...", m.tooLong(strings.Repeat("\x80", 100), false).Input)
 }
 
 // TestHelpExamples runs the examples that -h shows and checks their output.
@@ -461,6 +463,11 @@ func TestCLIJSONLongLine(t *testing.T) {
 	}{
 		{"a URI", "http://x.test/" + strings.Repeat("a", maxLineSize), "to-ct", "invalid-uri"},
 		{"a Content-Type", "text/plain; a=\"" + strings.Repeat("x", maxLineSize) + "\"", "to-uri", "syntax"},
+		// R0.17 looks past the limit when the value's start does not decide.
+		{"a URI whose scheme runs past the limit", strings.Repeat("a", maxLineSize+1) + ":x", "to-ct", "invalid-uri"},
+		{"a URI after white space past the limit", strings.Repeat(" ", maxLineSize+1) + "http://x.test/", "to-ct", "invalid-uri"},
+		{"a Content-Type after white space past the limit", strings.Repeat(" ", maxLineSize+1) + "text/plain", "to-uri", "syntax"},
+		{"a Content-Type whose type runs past the limit", strings.Repeat("a", maxLineSize+1) + "/b", "to-uri", "syntax"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out, errs, code := runCLI(t, tt.value+"\nimage/png\n", "-json")
@@ -495,4 +502,27 @@ func TestCLIJSONVerbatim(t *testing.T) {
 		assert.Equal(t, exitOK, code, errs)
 		assert.Equal(t, tt.want+"\n", out)
 	}
+}
+
+// TestURIStartIsDetect: uriStart, which decides the direction of a value
+// too long to hold, agrees with mapping.Detect on every short value over
+// an alphabet of the octets that matter, read whole or an octet at a time.
+func TestURIStartIsDetect(t *testing.T) {
+	const alphabet = " \tazAZ09+-.:/;\r\n\x80%"
+	var walk func(v []byte)
+	walk = func(v []byte) {
+		want := mapping.Detect(string(v)) == mapping.DirectionToContentType
+		assert.Equal(t, want, startWSP.next(v) == startURI, "%q", v)
+		s := startWSP
+		for i := range v {
+			s = s.next(v[i : i+1])
+		}
+		assert.Equal(t, want, s == startURI, "%q an octet at a time", v)
+		if len(v) < 4 {
+			for i := 0; i < len(alphabet); i++ {
+				walk(append(v, alphabet[i]))
+			}
+		}
+	}
+	walk(nil)
 }

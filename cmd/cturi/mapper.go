@@ -70,9 +70,15 @@ func (m *mapper) apply(v string) result {
 }
 
 // tooLong is the result for a line over maxLineSize, of which v is the
-// start.
-func (m *mapper) tooLong(v string) result {
-	dir := m.direction(v)
+// start; uri says whether the whole value starts with a URI scheme and ':'.
+func (m *mapper) tooLong(v string, uri bool) result {
+	dir := m.dir
+	if dir == 0 {
+		dir = mapping.DirectionToURI
+		if uri {
+			dir = mapping.DirectionToContentType
+		}
+	}
 	kind := mapping.KindSyntax
 	if dir == mapping.DirectionToContentType {
 		kind = mapping.KindInvalidURI
@@ -134,4 +140,36 @@ func (w *resultWriter) write(r result, where string) error {
 	}
 	_, err := io.WriteString(w.out, "\n")
 	return err
+}
+
+// uriStart follows mapping.Detect (SPEC R0.17) through a value read in
+// pieces, for a value too long to hold: after leading white space, an
+// ALPHA, then ALPHA, DIGIT, '+', '-' or '.', then ':' make a URI.
+type uriStart uint8
+
+const (
+	startWSP    uriStart = iota // white space only, so far
+	startScheme                 // white space and a scheme, so far
+	startURI                    // a scheme and ':': a URI
+	startOther                  // anything else: a Content-Type
+)
+
+// next returns the state after the octets of b.
+func (s uriStart) next(b []byte) uriStart {
+	for _, c := range b {
+		alpha := 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z'
+		switch {
+		case s == startWSP && (c == ' ' || c == '\t'):
+		case s == startWSP && alpha:
+			s = startScheme
+		case s == startScheme && c == ':':
+			return startURI
+		case s == startScheme && (alpha || '0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case s == startWSP || s == startScheme:
+			return startOther
+		default:
+			return s
+		}
+	}
+	return s
 }
