@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"runtime"
 	"strings"
@@ -18,6 +19,17 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// TestMain runs the command itself in place of the tests when
+// CTURI_TEST_MAIN holds its command line, for TestClosedPipe.
+func TestMain(m *testing.M) {
+	if args := os.Getenv("CTURI_TEST_MAIN"); args != "" {
+		os.Args = strings.Fields(args)
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
 
 func runCLI(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
