@@ -63,12 +63,12 @@ func serveMap(w http.ResponseWriter, r *http.Request) {
 	// raw ';' in the query is one, and labels are full of them.
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil || !q.Has("label") {
-		http.Error(w, "want ?label=<percent-encoded label> (write ';' as %3B)", http.StatusBadRequest)
+		writeJSONError(w, http.StatusBadRequest, "want ?label=<percent-encoded label> (write ';' as %3B)")
 		return
 	}
 	label := q.Get("label")
 	if len(label) > maxLabel {
-		http.Error(w, "label longer than 4096 bytes", http.StatusRequestEntityTooLarge)
+		writeJSONError(w, http.StatusRequestEntityTooLarge, "label longer than 4096 bytes")
 		return
 	}
 	var resp mapResponse
@@ -142,7 +142,22 @@ func serveXMLEnc(w http.ResponseWriter, r *http.Request) {
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
+	writeJSONStatus(w, http.StatusOK, v)
+}
+
+// writeJSONError answers a request the JSON API cannot serve with its
+// status and {"error": msg}, so that a client can read every answer of
+// the API as JSON. (A method other than GET gets net/http's own 405.)
+func writeJSONError(w http.ResponseWriter, code int, msg string) {
+	writeJSONStatus(w, code, struct {
+		Error string `json:"error"`
+	}{msg})
+}
+
+func writeJSONStatus(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(code)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(v)

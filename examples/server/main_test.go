@@ -81,7 +81,10 @@ func TestMapAPI(t *testing.T) {
 		body, _ := io.ReadAll(res.Body)
 		res.Body.Close()
 		assert.Equal(t, http.StatusBadRequest, res.StatusCode)
-		assert.Contains(t, string(body), "%3B")
+		assert.Equal(t, "application/json", res.Header.Get("Content-Type"))
+		var e struct{ Error string }
+		require.NoError(t, json.Unmarshal(body, &e), "%s", body)
+		assert.Contains(t, e.Error, "%3B")
 	}
 }
 
@@ -252,7 +255,7 @@ func TestPageScript(t *testing.T) {
 
 // GET /api/map maps labels of up to 4096 bytes (413 past that) and wants
 // a query that parses whole: a pair it would drop is a 400, even beside a
-// label.
+// label. Every answer is JSON, the errors {"error": ...}.
 func TestMapAPIRequests(t *testing.T) {
 	srv := httptest.NewServer(newHandler(io.Discard))
 	defer srv.Close()
@@ -276,6 +279,12 @@ func TestMapAPIRequests(t *testing.T) {
 			body, _ := io.ReadAll(res.Body)
 			res.Body.Close()
 			assert.Equal(t, tt.code, res.StatusCode, "%.200s", body)
+			assert.Equal(t, "application/json", res.Header.Get("Content-Type"))
+			if tt.code != http.StatusOK {
+				var e struct{ Error string }
+				require.NoError(t, json.Unmarshal(body, &e), "%s", body)
+				assert.NotEmpty(t, e.Error)
+			}
 			if tt.code == http.StatusOK {
 				var m mapResponse
 				require.NoError(t, json.Unmarshal(body, &m))
