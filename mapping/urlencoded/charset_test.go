@@ -223,3 +223,31 @@ func TestBOMIsACharacter(t *testing.T) {
 		assert.Equal(t, DataSet{def("\uFEFFa", "1"), def("\uFEFFb", "2")}, d, cs)
 	}
 }
+
+// TestMultiByteUndefinedCodes: besides the GB18030 user-defined areas,
+// x/text leaves undefined the Shift_JIS user-defined area F0 40-F9 FC
+// (WHATWG: U+E000-E757) and two-byte GB18030 codes outside the
+// user-defined areas that WHATWG's index maps to characters. The package
+// documentation names them; they are undecodable in form data and in
+// EscapeCharset alike.
+func TestMultiByteUndefinedCodes(t *testing.T) {
+	for _, tt := range []struct {
+		charset string
+		octets  string
+	}{
+		{"shift_jis", "\xF0\x40"}, // WHATWG: U+E000
+		{"shift_jis", "\xF9\xFC"}, // WHATWG: U+E757
+		{"gb18030", "\xA2\xAB"},
+		{"gb18030", "\xA6\xD9"},
+		{"gb18030", "\xD7\xFA"},
+		{"gb18030", "\xFE\x51"},
+	} {
+		_, err := EscapeCharset([]byte("a"+tt.octets), tt.charset, DecodeFirst, mapping.Unreserved)
+		var e *Error
+		require.ErrorAs(t, err, &e, "%s %q", tt.charset, tt.octets)
+		assert.Equal(t, KindUndecodable, e.Kind)
+		assert.Equal(t, 1, e.Offset)
+		_, err = Decoder{LegacyCharset: tt.charset}.DecodeLegacy("k=a" + mapping.Escape(tt.octets, mapping.Unreserved))
+		assert.ErrorIs(t, err, ErrUndecodable, "%s %q", tt.charset, tt.octets)
+	}
+}

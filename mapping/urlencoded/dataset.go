@@ -37,7 +37,8 @@ func (d DataSet) Lookup(name string) (Pair, bool) {
 }
 
 // Validate reports whether every encoder of this package represents d
-// faithfully, so that decoding the encoding gives d back. It returns a
+// faithfully, so that decoding the encoding gives d back (with a Decoder
+// whose MaxPairs admits len(d) pairs; Validate sets no limit). It returns a
 // *Error of kind KindBadUTF8 for the first name or value that is not valid
 // UTF-8 (Input is that string, Offset the first invalid octet, Index the
 // pair), and one of kind KindUnencodable when d is the single pair ("",

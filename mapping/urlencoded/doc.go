@@ -59,7 +59,10 @@
 // (KindUndecodable, where WHATWG gives the C1 control of the same
 // number), its GB18030 leaves the two-byte user-defined areas (AA A1,
 // FE FE, ...) undefined, where WHATWG gives private-use characters, and
-// its ISO-2022-JP reads ESC ( J as ASCII and accepts SO, SI and
+// also 174 two-byte codes outside them that WHATWG's index maps to
+// characters (A2 AB, A6 D9, D7 FA, FE 51, ...), its Shift_JIS leaves the
+// user-defined area F0 40-F9 FC undefined, where WHATWG gives U+E000-E757,
+// and its ISO-2022-JP reads ESC ( J as ASCII and accepts SO, SI and
 // back-to-back escape sequences, which WHATWG treats as errors. As in
 // WHATWG, gbk and gb2312 text is decoded with the gb18030 decoder.
 //

@@ -24,8 +24,11 @@ import "strings"
 // single pair ("", undefined), which would encode as "" like the empty
 // data set, is KindUnencodable, as is a pair that is undefined yet has a
 // Value, which would be lost (Validate says the same without encoding).
-// For every d Encode accepts, Decode(d.Encode()) equals d, pair for pair
-// (an empty d, nil or not, decodes as nil).
+// For every d Encode accepts, decoding d.Encode() with a Decoder whose
+// MaxPairs admits len(d) pairs gives d, pair for pair (an empty d, nil or
+// not, decodes as nil); Decode itself, whose limit is DefaultMaxPairs,
+// refuses a d of more pairs with KindTooManyPairs, while Encode has no
+// limit.
 func (d DataSet) Encode() (string, error) {
 	if err := d.Validate(); err != nil {
 		return "", err
@@ -36,7 +39,8 @@ func (d DataSet) Encode() (string, error) {
 // EncodeURI is Encode for a URI rather than an IRI: it also writes every
 // non-ASCII character as %HH of its UTF-8 octets, which is the RFC 3987
 // §3.1 mapping of the canonical form to a URI (the GET request of seed 002
-// §8). The result is ASCII and decodes to the same data set.
+// §8). The result is ASCII and decodes to the same data set (within the
+// decoder's MaxPairs, as for Encode).
 //
 // It refuses what Encode refuses.
 func (d DataSet) EncodeURI() (string, error) {

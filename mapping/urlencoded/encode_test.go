@@ -175,3 +175,41 @@ func TestEncodeAllocatesOnce(t *testing.T) {
 		assert.Equal(t, 1.0, allocs, name) // sized exactly: no regrowth
 	}
 }
+
+// TestEncodeRoundTripPairLimit: the encoders have no pair limit and the
+// default decoder has one, so the round trip Encode promises holds with a
+// Decoder whose MaxPairs admits the data set, and Decode refuses a data set
+// past DefaultMaxPairs instead of truncating it.
+func TestEncodeRoundTripPairLimit(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		pairs      int
+		defaultErr error
+	}{
+		{"at the default limit", DefaultMaxPairs, nil},
+		{"one past the default limit", DefaultMaxPairs + 1, ErrTooManyPairs},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := make(DataSet, tt.pairs)
+			for i := range d {
+				d[i] = def("a", "1")
+			}
+			require.NoError(t, d.Validate())
+			for name, enc := range map[string]func() (string, error){"Encode": d.Encode, "EncodeURI": d.EncodeURI} {
+				s, err := enc()
+				require.NoError(t, err, name)
+				got, err := Decode(s)
+				if tt.defaultErr != nil {
+					require.ErrorIs(t, err, tt.defaultErr, name)
+					assert.Nil(t, got, name)
+				} else {
+					require.NoError(t, err, name)
+					assert.Equal(t, d, got, name)
+				}
+				got, err = Decoder{MaxPairs: tt.pairs}.Decode(s)
+				require.NoError(t, err, name)
+				assert.Equal(t, d, got, name)
+			}
+		})
+	}
+}
