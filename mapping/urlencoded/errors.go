@@ -29,7 +29,9 @@ const (
 	// ("", undefined) pair.
 	KindUnencodable
 	// KindUnknownCharset: a charset name that is not a WHATWG Encoding
-	// name or label, or one whose data is never decoded ("replacement").
+	// name or label, or one whose data is never decoded ("replacement");
+	// for Decoder.LegacyCharset also one that is not ASCII-compatible
+	// (UTF-16), in which a form's '&', '=' and '%' cannot be found.
 	KindUnknownCharset
 	// KindUndecodable: octets that are not valid in the charset they are
 	// said to be in.

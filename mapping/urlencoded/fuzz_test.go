@@ -295,6 +295,63 @@ func FuzzEscapeCharset(f *testing.F) {
 	})
 }
 
+// FuzzDecodeLegacyCharset: DecodeLegacy with a LegacyCharset, on any
+// input, agrees with the WHATWG steps (sec4Octets) followed by x/text's
+// decoder for the charset, the reference of FuzzEscapeCharset: where that
+// decoder converts every name and value without a U+FFFD, DecodeLegacy
+// gives the same data set, and whatever DecodeLegacy gives is that. A
+// charset that is not ASCII-compatible is refused whatever the input.
+func FuzzDecodeLegacyCharset(f *testing.F) {
+	f.Add("a=%82%A0&b+c=%F0%40", uint8(2))
+	f.Add("k=\x8D\xA1&%1B$B:#%1B(B=x&&=", uint8(4))
+	f.Add("a=%84%31%A4%37&%FE%51", uint8(5))
+	f.Add("x=%C3%A9;y", uint8(0))
+	f.Fuzz(func(t *testing.T, s string, which uint8) {
+		cs := fuzzCharsets[int(which)%len(fuzzCharsets)]
+		d, err := Decoder{LegacyCharset: cs, MaxPairs: -1}.DecodeLegacy(s)
+		if strings.HasPrefix(cs, "utf-16") {
+			require.ErrorIs(t, err, ErrUnknownCharset)
+			return
+		}
+		convert := func(b string) (string, bool) {
+			if cs == "" {
+				return b, utf8.ValidString(b)
+			}
+			enc, lerr := htmlindex.Get(cs)
+			require.NoError(t, lerr)
+			out, derr := enc.NewDecoder().String(b)
+			return out, derr == nil && !strings.ContainsRune(out, utf8.RuneError)
+		}
+		var want DataSet
+		wantOK := true
+		for _, p := range sec4Octets(s, true) {
+			name, nameOK := convert(p.Name)
+			value, valueOK := convert(p.Value)
+			wantOK = wantOK && nameOK && valueOK
+			want = append(want, Pair{Name: name, Value: value, Defined: p.Defined})
+		}
+		if wantOK {
+			require.NoError(t, err, "%s %q", cs, s)
+		}
+		if err != nil {
+			var e *Error
+			require.ErrorAs(t, err, &e)
+			require.Nil(t, d)
+			wantKind := KindUndecodable
+			if cs == "" {
+				wantKind = KindBadUTF8
+			}
+			require.Equal(t, wantKind, e.Kind, "%s %q: %v", cs, s, err)
+			require.True(t, e.Offset >= 0 && e.Offset <= len(s), "offset %d of %d", e.Offset, len(s))
+			return
+		}
+		require.Equal(t, want, d, "%s %q", cs, s)
+		for _, p := range d {
+			require.True(t, utf8.ValidString(p.Name) && utf8.ValidString(p.Value))
+		}
+	})
+}
+
 // must returns an encoder's result, failing t on an error.
 func must(t testing.TB) func(string, error) string {
 	return func(s string, err error) string {
@@ -322,8 +379,19 @@ func equalDataSets(a, b DataSet) bool {
 // each sequence at its first '=', replace %HH and '+', check UTF-8. It
 // reports false for a data set that is not UTF-8.
 func sec4Decode(s string, legacy bool) (DataSet, bool) {
+	d := sec4Octets(s, legacy)
+	for _, p := range d {
+		if !utf8.ValidString(p.Name) || !utf8.ValidString(p.Value) {
+			return nil, false
+		}
+	}
+	return d, true
+}
+
+// sec4Octets is sec4Decode without the UTF-8 check: the pairs' octets.
+func sec4Octets(s string, legacy bool) DataSet {
 	if s == "" {
-		return nil, true
+		return nil
 	}
 	seps := ";&"
 	if legacy {
@@ -345,12 +413,9 @@ func sec4Decode(s string, legacy bool) (DataSet, bool) {
 		if defined {
 			p.Value = sec4Replace(value)
 		}
-		if !utf8.ValidString(p.Name) || !utf8.ValidString(p.Value) {
-			return nil, false
-		}
 		d = append(d, p)
 	}
-	return d, true
+	return d
 }
 
 // sec4Replace is §4 step 5: each %HH (either case) becomes its octet and
