@@ -86,7 +86,9 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	shutDown := make(chan struct{})
 	go func() {
+		defer close(shutDown)
 		<-ctx.Done()
 		shut, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -97,6 +99,9 @@ func main() {
 	if err := s.Serve(l); err != nil && !errors.Is(err, smtp.ErrServerClosed) {
 		log.Fatal(err)
 	}
+	// Serve returns as soon as Shutdown closes the listener: wait for the
+	// messages under way, or the end of the grace period.
+	<-shutDown
 }
 
 // usageError reports a bad command line and exits with status 2, as the

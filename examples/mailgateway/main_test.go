@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -58,10 +59,17 @@ func TestMain(m *testing.M) {
 // command it says to try, and what it writes to standard output.
 func gateway(t *testing.T, args ...string) (addr, try string, stdout *servertest.SyncBuffer) {
 	t.Helper()
+	_, addr, try, stdout = startGateway(t, args...)
+	return addr, try, stdout
+}
+
+// startGateway is gateway that also returns the running command.
+func startGateway(t *testing.T, args ...string) (cmd *exec.Cmd, addr, try string, stdout *servertest.SyncBuffer) {
+	t.Helper()
 	bin, err := built()
 	require.NoError(t, err)
 
-	cmd := exec.Command(bin, append([]string{"-listen", "127.0.0.1:0"}, args...)...)
+	cmd = exec.Command(bin, append([]string{"-listen", "127.0.0.1:0"}, args...)...)
 	stdout = &servertest.SyncBuffer{}
 	cmd.Stdout = stdout
 	stderr, err := cmd.StderrPipe()
@@ -91,7 +99,7 @@ func gateway(t *testing.T, args ...string) (addr, try string, stdout *servertest
 	case <-time.After(30 * time.Second):
 		t.Fatal("the gateway did not say where it listens and what to try")
 	}
-	return addr, try, stdout
+	return cmd, addr, try, stdout
 }
 
 func send(t *testing.T, addr string) error {
@@ -173,6 +181,46 @@ func TestGateway(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestInterruptFinishesMessage: interrupted, the gateway takes no new
+// connection but lets a message under way finish (for up to 10 seconds),
+// and delivers it, before it exits with status 0.
+func TestInterruptFinishesMessage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	dir := t.TempDir()
+	cmd, addr, _, _ := startGateway(t, "-dir", dir)
+	c, err := smtp.Dial(addr)
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.Mail("a@example.com", nil))
+	require.NoError(t, c.Rcpt("b@example.net", nil))
+	w, err := c.Data() // the gateway has answered 354: the message is under way
+	require.NoError(t, err)
+
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	assert.Eventually(t, func() bool {
+		conn, err := net.Dial("tcp", addr)
+		if err == nil {
+			conn.Close()
+		}
+		return err != nil
+	}, 10*time.Second, 10*time.Millisecond, "still taking connections")
+
+	_, err = io.WriteString(w, msg)
+	require.NoError(t, err)
+	require.NoError(t, w.Close(), "the message under way was not accepted")
+	require.NoError(t, c.Quit())
+	state, err := cmd.Process.Wait()
+	require.NoError(t, err)
+	assert.Equal(t, 0, state.ExitCode())
+	files, _ := filepath.Glob(filepath.Join(dir, "*.eml"))
+	require.Len(t, files, 1)
+	b, err := os.ReadFile(files[0])
+	require.NoError(t, err)
+	assert.Equal(t, rewritten, string(b))
 }
 
 // TestRecipientLimit: the gateway bounds the recipients of one message
