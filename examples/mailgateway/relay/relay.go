@@ -164,19 +164,32 @@ func DirDeliver(dir string) Deliver {
 // WriterDeliver returns a Deliver that writes each message to w, after
 // a line "=== message from <from> to ["to1" "to2"]" (the recipients
 // Go-quoted, and the sender too if it is not printable ASCII), one
-// message at a time. The message is streamed, so one
-// refused part-way (over the size limit, or cut off by the sender) has
-// been written in part: a line "=== message from <from> cut short: ERROR,
-// not accepted" (on a line of its own) then says so.
+// message at a time. Each message is first spooled to a temporary file,
+// so that a sender that stalls part-way holds up no other message. One
+// refused part-way (over the size limit, or cut off by the sender) is
+// written as far as it came: a line "=== message from <from> cut short:
+// ERROR, not accepted" (on a line of its own) then says so.
 func WriterDeliver(w io.Writer) Deliver {
 	var mu sync.Mutex
 	return func(from string, to []string, msg io.Reader) error {
+		spool, err := os.CreateTemp("", "mailgateway-*")
+		if err != nil {
+			return err
+		}
+		defer os.Remove(spool.Name())
+		defer spool.Close()
+		_, err = io.Copy(spool, msg)
+		if _, serr := spool.Seek(0, io.SeekStart); serr != nil {
+			return errors.Join(err, serr)
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		if _, err := fmt.Fprintf(w, "=== message from <%s> to %q\n", printable(from), to); err != nil {
 			return err
 		}
-		_, err := io.Copy(w, msg)
+		if _, werr := io.Copy(w, spool); err == nil {
+			err = werr
+		}
 		if err != nil {
 			_, _ = fmt.Fprintf(w, "\n=== message from <%s> cut short: %v, not accepted\n", printable(from), err)
 		}

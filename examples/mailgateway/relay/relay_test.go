@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/cturi/cturi/internal/servertest"
 	"github.com/cturi/cturi/mailhdr"
@@ -341,4 +342,35 @@ func TestSenderPrintedSafely(t *testing.T) {
 			assert.True(t, strings.HasPrefix(logged[0], "message from "+tc.shown+": "), logged[0])
 		})
 	}
+}
+
+// TestWriterDeliverStalledSender: a sender that stops part-way through its
+// message holds up no other message; each is still written whole, one
+// after the other.
+func TestWriterDeliverStalledSender(t *testing.T) {
+	var out servertest.SyncBuffer
+	deliver := WriterDeliver(&out)
+	pr, pw := io.Pipe()
+	stalled := make(chan error, 1)
+	go func() { stalled <- deliver("slow@example.com", []string{"b@example.net"}, pr) }()
+	_, err := io.WriteString(pw, "Subject: slow\r\n") // then nothing more for now
+	require.NoError(t, err)
+
+	done := make(chan error, 1)
+	go func() { done <- deliver("a@example.com", []string{"b@example.net"}, strings.NewReader(msg)) }()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(5 * time.Second):
+		pw.CloseWithError(errors.New("given up"))
+		t.Fatal("a stalled sender holds up the delivery of another message")
+	}
+	assert.Equal(t, "=== message from <a@example.com> to [\"b@example.net\"]\n"+msg, out.String())
+
+	_, err = io.WriteString(pw, "\r\nhi\r\n")
+	require.NoError(t, err)
+	pw.Close()
+	require.NoError(t, <-stalled)
+	assert.Equal(t, "=== message from <a@example.com> to [\"b@example.net\"]\n"+msg+
+		"=== message from <slow@example.com> to [\"b@example.net\"]\nSubject: slow\r\n\r\nhi\r\n", out.String())
 }
