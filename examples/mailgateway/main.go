@@ -7,6 +7,14 @@
 //	go run ./examples/mailgateway -to ct -next 127.0.0.1:25
 //	curl smtp://127.0.0.1:2525 --mail-from a@example.com --mail-rcpt b@example.net -T mailhdr/testdata/corpus/nested.eml
 //
+// Whichever way it hands a message on, it first puts a Received field of
+// its own at the top, as RFC 5321 §4.4 requires of a server that receives
+// a message for relay or delivery; only that field is added, and the
+// rewrite changes nothing but Content-Type fields. A message that arrives
+// with -max-hops Received fields or more (100, RFC 5321 §6.3's "normally
+// at least 100") is caught in a routing loop: it is refused with 554
+// 5.4.6, which the sender does not retry, and not handed on.
+//
 // It listens on 127.0.0.1 by default, takes no authentication and speaks
 // no TLS: put it on a trusted path. Interrupt it to stop it.
 package main
@@ -39,6 +47,7 @@ func main() {
 	// RCPT TO for ever would grow the session without end. 100 is the
 	// minimum RFC 5321 §4.5.3.1.8 has servers accept.
 	maxRcpt := flag.Int("max-recipients", 100, "most recipients of one message (at least 1)")
+	maxHops := flag.Int("max-hops", relay.DefaultMaxHops, "refuse a message with this many Received fields as looping (at least 1)")
 	flag.Parse()
 
 	target, err := mailhdr.ParseTarget(*to)
@@ -49,12 +58,15 @@ func main() {
 		usageError("-max-message-bytes must be at least 1")
 	case *maxRcpt < 1:
 		usageError("-max-recipients must be at least 1")
+	case *maxHops < 1:
+		usageError("-max-hops must be at least 1")
 	case flag.NArg() > 0:
 		usageError(fmt.Sprintf("unexpected argument %q", flag.Arg(0)))
 	}
 	be := &relay.Backend{
 		Options: mailhdr.Options{To: target},
 		Logf:    log.Printf,
+		MaxHops: *maxHops,
 	}
 	switch {
 	case *next != "":
@@ -86,7 +98,9 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	shutDown := make(chan struct{})
 	go func() {
+		defer close(shutDown)
 		<-ctx.Done()
 		shut, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -97,6 +111,9 @@ func main() {
 	if err := s.Serve(l); err != nil && !errors.Is(err, smtp.ErrServerClosed) {
 		log.Fatal(err)
 	}
+	// Serve returns as soon as Shutdown closes the listener: wait for the
+	// messages under way, or the end of the grace period.
+	<-shutDown
 }
 
 // usageError reports a bad command line and exits with status 2, as the

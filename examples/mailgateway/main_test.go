@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -27,6 +29,24 @@ const (
 	msg       = "Subject: x\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\nhi\r\n"
 	rewritten = "Subject: x\r\nContent-Type: ContentType:text/plain?charset=\"us-ascii\"\r\n\r\nhi\r\n"
 )
+
+// receivedField matches a Received field as the gateway writes it, for a
+// message that go-smtp's client sends to b@example.net on 127.0.0.1.
+var receivedField = regexp.MustCompile(`^Received: from localhost \(\[127\.0\.0\.1\]\) by localhost with ESMTP\r\n` +
+	`\tfor <b@example\.net>; (?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d [+-]\d{4}\r\n`)
+
+// untraced returns msg without the Received fields at its top, and how
+// many there were.
+func untraced(msg string) (string, int) {
+	n := 0
+	for {
+		m := receivedField.FindString(msg)
+		if m == "" {
+			return msg, n
+		}
+		msg, n = msg[len(m):], n+1
+	}
+}
 
 // binDir holds the command, built once for the package's tests by
 // built; TestMain removes it.
@@ -58,10 +78,17 @@ func TestMain(m *testing.M) {
 // command it says to try, and what it writes to standard output.
 func gateway(t *testing.T, args ...string) (addr, try string, stdout *servertest.SyncBuffer) {
 	t.Helper()
+	_, addr, try, stdout = startGateway(t, args...)
+	return addr, try, stdout
+}
+
+// startGateway is gateway that also returns the running command.
+func startGateway(t *testing.T, args ...string) (cmd *exec.Cmd, addr, try string, stdout *servertest.SyncBuffer) {
+	t.Helper()
 	bin, err := built()
 	require.NoError(t, err)
 
-	cmd := exec.Command(bin, append([]string{"-listen", "127.0.0.1:0"}, args...)...)
+	cmd = exec.Command(bin, append([]string{"-listen", "127.0.0.1:0"}, args...)...)
 	stdout = &servertest.SyncBuffer{}
 	cmd.Stdout = stdout
 	stderr, err := cmd.StderrPipe()
@@ -91,7 +118,7 @@ func gateway(t *testing.T, args ...string) (addr, try string, stdout *servertest
 	case <-time.After(30 * time.Second):
 		t.Fatal("the gateway did not say where it listens and what to try")
 	}
-	return addr, try, stdout
+	return cmd, addr, try, stdout
 }
 
 func send(t *testing.T, addr string) error {
@@ -102,9 +129,10 @@ func send(t *testing.T, addr string) error {
 	return c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(msg))
 }
 
-// TestGateway: the command delivers each rewritten message to the next hop
-// given by -next, else into the folder given by -dir, else to standard
-// output, and refuses one over -max-message-bytes with 552.
+// TestGateway: the command delivers each rewritten message, after a
+// Received field of its own, to the next hop given by -next, else into
+// the folder given by -dir, else to standard output, and refuses one over
+// -max-message-bytes with 552.
 func TestGateway(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the command")
@@ -133,21 +161,23 @@ func TestGateway(t *testing.T) {
 		args      func(t *testing.T, dir string) []string
 		code      int // 0: accepted
 		delivered func(stdout, dir string) string
+		hops      int // Received fields on the message delivered
 	}{
 		{"to standard output", func(*testing.T, string) []string { return nil }, 0,
-			func(stdout, _ string) string { return stdout }},
+			func(stdout, _ string) string { return stdout }, 1},
 		{"into -dir", func(_ *testing.T, dir string) []string { return []string{"-dir", dir} }, 0,
-			func(_, dir string) string { return header + readDir(dir) }},
+			func(_, dir string) string { return header + readDir(dir) }, 1},
 		// As the README shows it: -dir /tmp/mail, a folder that need not
 		// exist yet.
 		{"into a new -dir", func(_ *testing.T, dir string) []string { return []string{"-dir", filepath.Join(dir, "new", "mail")} }, 0,
-			func(_, dir string) string { return header + readDir(filepath.Join(dir, "new", "mail")) }},
+			func(_, dir string) string { return header + readDir(filepath.Join(dir, "new", "mail")) }, 1},
+		// The gateway's Received field, then the hop's.
 		{"to -next, before -dir", func(t *testing.T, dir string) []string { return []string{"-next", hop(t), "-dir", dir} }, 0,
-			func(string, string) string { return hopGot.String() }},
+			func(string, string) string { return hopGot.String() }, 2},
 		// (Into a folder: to standard output, a message refused for its
 		// size is already in part written when the limit is reached.)
 		{"over -max-message-bytes", func(_ *testing.T, dir string) []string { return []string{"-max-message-bytes", "16", "-dir", dir} }, 552,
-			func(_, dir string) string { return readDir(dir) }},
+			func(_, dir string) string { return readDir(dir) }, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -163,8 +193,11 @@ func TestGateway(t *testing.T) {
 			}
 			require.NoError(t, err)
 			// Standard output reaches the test through a pipe.
-			assert.Eventually(t, func() bool { return tt.delivered(stdout.String(), dir) == header+rewritten }, 10*time.Second, 10*time.Millisecond,
-				"delivered %q", tt.delivered(stdout.String(), dir))
+			assert.Eventually(t, func() bool {
+				got := tt.delivered(stdout.String(), dir)
+				rest, hops := untraced(strings.TrimPrefix(got, header))
+				return strings.HasPrefix(got, header) && rest == rewritten && hops == tt.hops
+			}, 10*time.Second, 10*time.Millisecond, "delivered %q", tt.delivered(stdout.String(), dir))
 			if !strings.HasPrefix(tt.name, "into ") {
 				assert.Empty(t, readDir(dir), "written into -dir as well")
 			}
@@ -173,6 +206,48 @@ func TestGateway(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestInterruptFinishesMessage: interrupted, the gateway takes no new
+// connection but lets a message under way finish (for up to 10 seconds),
+// and delivers it, before it exits with status 0.
+func TestInterruptFinishesMessage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	dir := t.TempDir()
+	cmd, addr, _, _ := startGateway(t, "-dir", dir)
+	c, err := smtp.Dial(addr)
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.Mail("a@example.com", nil))
+	require.NoError(t, c.Rcpt("b@example.net", nil))
+	w, err := c.Data() // the gateway has answered 354: the message is under way
+	require.NoError(t, err)
+
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	assert.Eventually(t, func() bool {
+		conn, err := net.Dial("tcp", addr)
+		if err == nil {
+			conn.Close()
+		}
+		return err != nil
+	}, 10*time.Second, 10*time.Millisecond, "still taking connections")
+
+	_, err = io.WriteString(w, msg)
+	require.NoError(t, err)
+	require.NoError(t, w.Close(), "the message under way was not accepted")
+	require.NoError(t, c.Quit())
+	state, err := cmd.Process.Wait()
+	require.NoError(t, err)
+	assert.Equal(t, 0, state.ExitCode())
+	files, _ := filepath.Glob(filepath.Join(dir, "*.eml"))
+	require.Len(t, files, 1)
+	b, err := os.ReadFile(files[0])
+	require.NoError(t, err)
+	rest, hops := untraced(string(b))
+	assert.Equal(t, 1, hops, "%q", b)
+	assert.Equal(t, rewritten, rest)
 }
 
 // TestRecipientLimit: the gateway bounds the recipients of one message
@@ -233,6 +308,7 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{[]string{"-to", "auto"}, `mailgateway: mailhdr: unknown target "auto"`},
 		{[]string{"-max-recipients", "0"}, "mailgateway: -max-recipients must be at least 1"},
+		{[]string{"-max-hops", "0"}, "mailgateway: -max-hops must be at least 1"},
 		{[]string{"-max-message-bytes", "0"}, "mailgateway: -max-message-bytes must be at least 1"},
 		{[]string{"-max-message-bytes", "-5"}, "mailgateway: -max-message-bytes must be at least 1"},
 		{[]string{"127.0.0.1:2526"}, `mailgateway: unexpected argument "127.0.0.1:2526"`},
@@ -251,6 +327,113 @@ func TestUsageErrors(t *testing.T) {
 			assert.Contains(t, string(out), tt.want)
 			assert.Contains(t, string(out), "Usage of ")
 			assert.NotContains(t, string(out), "listening on")
+		})
+	}
+}
+
+// countingProxy forwards each connection it accepts on 127.0.0.1 to the
+// address given to its to, and counts them.
+type countingProxy struct {
+	addr  string
+	conns atomic.Int64
+	to    func(addr string)
+}
+
+func newCountingProxy(t *testing.T) *countingProxy {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { l.Close() })
+	p := &countingProxy{addr: l.Addr().String()}
+	var target string
+	set := make(chan struct{})
+	p.to = func(addr string) { target = addr; close(set) }
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			p.conns.Add(1)
+			go func() {
+				defer c.Close()
+				<-set
+				next, err := net.Dial("tcp", target)
+				if err != nil {
+					return
+				}
+				defer next.Close()
+				done := make(chan struct{}, 2)
+				go func() { io.Copy(next, c); done <- struct{}{} }()
+				go func() { io.Copy(c, next); done <- struct{}{} }()
+				<-done
+			}()
+		}
+	}()
+	return p
+}
+
+// TestRoutingLoop: gateways whose next hops lead back to them (two
+// pointed at each other, or one at itself) no longer pass a message round
+// without end: each hop adds a Received field, the one that receives the
+// message with -max-hops of them (100 by default) refuses it with 554
+// 5.4.6, and that permanent reply goes back hop by hop to the sender,
+// which does not send it again. The loop takes one connection a hop.
+func TestRoutingLoop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	for _, tt := range []struct {
+		name string
+		args []string
+		max  int
+	}{
+		{"two gateways pointed at each other", nil, relay.DefaultMaxHops},
+		{"two gateways pointed at each other, -max-hops 5", []string{"-max-hops", "5"}, 5},
+		{"a gateway pointed at itself", nil, relay.DefaultMaxHops},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			toA := newCountingProxy(t)
+			proxies := []*countingProxy{toA}
+			var addrA string
+			if strings.HasPrefix(tt.name, "two") {
+				toB := newCountingProxy(t)
+				proxies = append(proxies, toB)
+				addrA, _, _ = gateway(t, append([]string{"-next", toB.addr}, tt.args...)...)
+				addrB, _, _ := gateway(t, append([]string{"-next", toA.addr}, tt.args...)...)
+				toB.to(addrB)
+			} else {
+				addrA, _, _ = gateway(t, append([]string{"-next", toA.addr}, tt.args...)...)
+			}
+			toA.to(addrA)
+			connections := func() int {
+				n := 0
+				for _, p := range proxies {
+					n += int(p.conns.Load())
+				}
+				return n
+			}
+
+			c, err := smtp.Dial(addrA)
+			require.NoError(t, err)
+			defer c.Close()
+			sent := make(chan error, 1)
+			go func() { sent <- c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(msg)) }()
+			select {
+			case err = <-sent:
+			case <-time.After(30 * time.Second):
+				t.Fatalf("still looping after 30 s, %d connections", connections())
+			}
+			se, ok := errors.AsType[*smtp.SMTPError](err)
+			require.True(t, ok, "%v", err)
+			assert.Equal(t, 554, se.Code)
+			assert.Equal(t, smtp.EnhancedCode{5, 4, 6}, se.EnhancedCode)
+			assert.False(t, se.Temporary(), "the sender would try again")
+			// The message went round with 1, 2, ... Received fields, and
+			// was refused with max.
+			assert.Equal(t, tt.max, connections(), "connections between the gateways")
+			time.Sleep(200 * time.Millisecond)
+			assert.Equal(t, tt.max, connections(), "still connecting after the sender's failure")
 		})
 	}
 }

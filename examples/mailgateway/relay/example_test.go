@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/cturi/cturi/examples/mailgateway/relay"
 	"github.com/cturi/cturi/mailhdr"
@@ -25,6 +26,10 @@ func (n noCR) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// clock stands for time.Now, so that the examples' Received fields say
+// the same each time.
+func clock() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
+
 // serve starts an SMTP server for be on 127.0.0.1 and returns its address
 // and a function that stops it.
 func serve(be smtp.Backend) (addr string, stop func()) {
@@ -40,7 +45,9 @@ func serve(be smtp.Backend) (addr string, stop func()) {
 
 // A gateway that rewrites Content-Types to URI labels and prints each
 // message, and a go-smtp client sending it two: the second has a label
-// that does not map, which is logged and left as it was.
+// that does not map, which is logged and left as it was. The gateway puts
+// its Received field at the top of each (go-smtp's client says EHLO
+// localhost, then MAIL FROM with BODY=8BITMIME: with ESMTP).
 func ExampleBackend() {
 	addr, stop := serve(&relay.Backend{
 		Options: mailhdr.Options{To: mailhdr.ToURI},
@@ -48,6 +55,7 @@ func ExampleBackend() {
 		Logf: func(format string, args ...any) {
 			fmt.Printf("log: "+format+"\n", args...)
 		},
+		Now: clock, // time.Now if not set
 	})
 	defer stop()
 
@@ -69,11 +77,15 @@ func ExampleBackend() {
 	}
 	// Output:
 	// === message from <a@example.com> to ["b@example.net"]
+	// Received: from localhost ([127.0.0.1]) by localhost with ESMTP
+	// 	for <b@example.net>; Fri, 02 Jan 2026 03:04:05 +0000
 	// Subject: one
 	// Content-Type: ContentType:text/plain?charset="us-ascii"
 	//
 	// hi
 	// === message from <a@example.com> to ["b@example.net"]
+	// Received: from localhost ([127.0.0.1]) by localhost with ESMTP
+	// 	for <b@example.net>; Fri, 02 Jan 2026 03:04:05 +0000
 	// Subject: two
 	// Content-Type: text
 	//
@@ -123,11 +135,13 @@ func ExampleDirDeliver() {
 }
 
 // SMTPDeliver hands a message on to the next hop, here a second relay on
-// 127.0.0.1 that leaves Content-Types as they are and prints what it gets.
+// 127.0.0.1 that leaves Content-Types as they are and prints what it gets,
+// after its own Received field.
 func ExampleSMTPDeliver() {
 	next, stop := serve(&relay.Backend{
 		Options: mailhdr.Options{To: mailhdr.ToContentType},
 		Deliver: relay.WriterDeliver(noCR{os.Stdout}),
+		Now:     clock,
 	})
 	defer stop()
 
@@ -138,6 +152,8 @@ func ExampleSMTPDeliver() {
 	}
 	// Output:
 	// === message from <a@example.com> to ["b@example.net"]
+	// Received: from localhost ([127.0.0.1]) by localhost with ESMTP
+	// 	for <b@example.net>; Fri, 02 Jan 2026 03:04:05 +0000
 	// Content-Type: application/uri.http%3A%2F%2Fexample.com%2Ftag42
 	//
 	// hi

@@ -3,6 +3,15 @@
 // receives with package mailhdr, streaming, and hands the rewritten
 // message on to a Deliver function: the next SMTP hop, a folder, or a
 // writer.
+//
+// As RFC 5321 §4.4 requires of an SMTP server that receives a message,
+// for relay or for delivery, the Backend puts a Received field of its
+// own at the top of each message before it hands it on, whatever the
+// Deliver; and, as §6.3 has servers detect loops, it counts the Received
+// fields a message arrives with and refuses one with too many (554
+// 5.4.6). The rewrite itself (mailhdr.NewReader) changes nothing but
+// Content-Type fields: what Deliver reads is the Received field, then
+// the rewritten message.
 package relay
 
 import (
@@ -12,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,15 +30,17 @@ import (
 	"github.com/emersion/go-smtp"
 )
 
-// Deliver hands on one rewritten message, read from msg, for the envelope
-// sender from and recipients to.
+// Deliver hands on one message, read from msg, for the envelope sender
+// from and recipients to. From a Backend, msg is the Backend's Received
+// field, then the rewritten message.
 type Deliver func(from string, to []string, msg io.Reader) error
 
 // Backend is a go-smtp Backend that rewrites and delivers each message.
 type Backend struct {
 	// Options control the rewrite.
 	Options mailhdr.Options
-	// Deliver hands on each rewritten message.
+	// Deliver hands on each message: the Backend's Received field, then
+	// the rewritten message.
 	Deliver Deliver
 	// Logf, if not nil, is told about each problem the rewrite reports
 	// (one line each, then the number of those past
@@ -36,36 +48,75 @@ type Backend struct {
 	// message is delivered all the same, with the fields it could not
 	// rewrite left as they were.
 	Logf func(format string, args ...any)
+	// MaxHops is the number of Received fields at which a message is
+	// refused, as caught in a routing loop, with 554 5.4.6 (permanent,
+	// so that the sender does not try again), before anything of it is
+	// delivered. They are counted in the first MaxTraceBytes of the
+	// header. 0 or less means DefaultMaxHops.
+	MaxHops int
+	// Now, if not nil, gives the time written in the Received field;
+	// time.Now otherwise.
+	Now func() time.Time
 }
 
-// NewSession implements smtp.Backend.
-func (b *Backend) NewSession(*smtp.Conn) (smtp.Session, error) {
-	return &session{b: b}, nil
+func (b *Backend) now() time.Time {
+	if b.Now != nil {
+		return b.Now()
+	}
+	return time.Now()
+}
+
+func (b *Backend) maxHops() int {
+	if b.MaxHops > 0 {
+		return b.MaxHops
+	}
+	return DefaultMaxHops
+}
+
+// NewSession implements smtp.Backend. c may be nil (a session used
+// without a connection): its Received field then names no client.
+func (b *Backend) NewSession(c *smtp.Conn) (smtp.Session, error) {
+	return &session{b: b, conn: c}, nil
 }
 
 type session struct {
 	b    *Backend
+	conn *smtp.Conn
 	from string
 	to   []string
+	// esmtp: the client used a service extension in this transaction,
+	// so it greeted with EHLO (go-smtp does not tell which greeting a
+	// client used).
+	esmtp bool
 }
 
-func (s *session) Mail(from string, _ *smtp.MailOptions) error {
+func (s *session) Mail(from string, opts *smtp.MailOptions) error {
 	s.from = from
+	s.esmtp = usedExtension(opts)
 	return nil
 }
 
-func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+func (s *session) Rcpt(to string, opts *smtp.RcptOptions) error {
 	s.to = append(s.to, to)
+	s.esmtp = s.esmtp || usedRcptExtension(opts)
 	return nil
 }
 
-// Data rewrites the message as it arrives and delivers it.
+// Data counts the Received fields of the message, refusing it if there
+// are too many, then rewrites it as it arrives and delivers it, after a
+// Received field of its own.
 func (s *session) Data(r io.Reader) error {
 	if len(s.to) == 0 {
 		return &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 5, 1}, Message: "no valid recipients"}
 	}
+	limit := s.b.maxHops()
+	hops, r := countHops(r, MaxTraceBytes, limit)
+	if hops >= limit {
+		s.logf("refused: %d Received fields, a routing loop (the limit is %d)", hops, limit)
+		return routingLoop
+	}
 	rr := mailhdr.NewReader(r, s.b.Options)
-	if err := s.b.Deliver(s.from, s.to, rr); err != nil {
+	if err := s.b.Deliver(s.from, s.to, io.MultiReader(strings.NewReader(s.received()), rr)); err != nil {
 		return s.failed(err)
 	}
 	// A Deliver that stopped reading early must not cut the message: the
@@ -108,7 +159,7 @@ func (s *session) failed(err error) error {
 }
 
 func (s *session) Reset() {
-	s.from, s.to = "", nil
+	s.from, s.to, s.esmtp = "", nil, false
 }
 
 func (s *session) Logout() error { return nil }
@@ -164,19 +215,32 @@ func DirDeliver(dir string) Deliver {
 // WriterDeliver returns a Deliver that writes each message to w, after
 // a line "=== message from <from> to ["to1" "to2"]" (the recipients
 // Go-quoted, and the sender too if it is not printable ASCII), one
-// message at a time. The message is streamed, so one
-// refused part-way (over the size limit, or cut off by the sender) has
-// been written in part: a line "=== message from <from> cut short: ERROR,
-// not accepted" (on a line of its own) then says so.
+// message at a time. Each message is first spooled to a temporary file,
+// so that a sender that stalls part-way holds up no other message. One
+// refused part-way (over the size limit, or cut off by the sender) is
+// written as far as it came: a line "=== message from <from> cut short:
+// ERROR, not accepted" (on a line of its own) then says so.
 func WriterDeliver(w io.Writer) Deliver {
 	var mu sync.Mutex
 	return func(from string, to []string, msg io.Reader) error {
+		spool, err := os.CreateTemp("", "mailgateway-*")
+		if err != nil {
+			return err
+		}
+		defer os.Remove(spool.Name())
+		defer spool.Close()
+		_, err = io.Copy(spool, msg)
+		if _, serr := spool.Seek(0, io.SeekStart); serr != nil {
+			return errors.Join(err, serr)
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		if _, err := fmt.Fprintf(w, "=== message from <%s> to %q\n", printable(from), to); err != nil {
 			return err
 		}
-		_, err := io.Copy(w, msg)
+		if _, werr := io.Copy(w, spool); err == nil {
+			err = werr
+		}
 		if err != nil {
 			_, _ = fmt.Fprintf(w, "\n=== message from <%s> cut short: %v, not accepted\n", printable(from), err)
 		}

@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/mail"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/cturi/cturi/internal/servertest"
 	"github.com/cturi/cturi/mailhdr"
@@ -23,6 +26,14 @@ import (
 
 const msg = "Subject: x\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\nhi\r\n"
 const rewritten = "Subject: x\r\nContent-Type: ContentType:text/plain?charset=\"us-ascii\"\r\n\r\nhi\r\n"
+
+// clock is the Backend.Now of the tests; received is the Received field
+// a Backend with it puts on a message that go-smtp's client sends to one
+// recipient, b@example.net.
+func clock() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
+
+const received = "Received: from localhost ([127.0.0.1]) by localhost with ESMTP\r\n" +
+	"\tfor <b@example.net>; Fri, 02 Jan 2026 03:04:05 +0000\r\n"
 
 // serve starts an SMTP server for be on 127.0.0.1, set up by configure,
 // and returns its address.
@@ -50,14 +61,14 @@ func send(t *testing.T, addr string, to []string) error {
 
 func TestDirDeliver(t *testing.T) {
 	dir := t.TempDir()
-	addr := serve(t, &Backend{Deliver: DirDeliver(dir)})
+	addr := serve(t, &Backend{Deliver: DirDeliver(dir), Now: clock})
 	require.NoError(t, send(t, addr, []string{"b@example.net"}))
 	files, err := filepath.Glob(filepath.Join(dir, "*.eml"))
 	require.NoError(t, err)
 	require.Len(t, files, 1)
 	b, err := os.ReadFile(files[0])
 	require.NoError(t, err)
-	assert.Equal(t, rewritten, string(b))
+	assert.Equal(t, received+rewritten, string(b))
 	left, _ := filepath.Glob(filepath.Join(dir, ".incoming-*"))
 	assert.Empty(t, left)
 }
@@ -69,9 +80,11 @@ func TestWriterDeliverAndLog(t *testing.T) {
 		Options: mailhdr.Options{To: mailhdr.Canonical},
 		Deliver: WriterDeliver(&out),
 		Logf:    func(f string, a ...any) { logged = append(logged, f) },
+		Now:     clock,
 	})
 	require.NoError(t, send(t, addr, []string{"b@example.net", "c@example.net"}))
 	assert.Equal(t, "=== message from <a@example.com> to [\"b@example.net\" \"c@example.net\"]\n"+
+		"Received: from localhost ([127.0.0.1]) by localhost with ESMTP;\r\n\tFri, 02 Jan 2026 03:04:05 +0000\r\n"+
 		strings.Replace(msg, "charset=us-ascii", `charset="us-ascii"`, 1), out.String())
 	assert.Empty(t, logged)
 }
@@ -81,12 +94,12 @@ func TestWriterDeliverAndLog(t *testing.T) {
 func TestDeliverReadingPart(t *testing.T) {
 	var head []byte
 	addr := serve(t, &Backend{Deliver: func(_ string, _ []string, r io.Reader) error {
-		head = make([]byte, 4)
+		head = make([]byte, len(received)+4)
 		_, err := io.ReadFull(r, head)
 		return err
-	}})
+	}, Now: clock})
 	require.NoError(t, send(t, addr, []string{"b@example.net"}))
-	assert.Equal(t, "Subj", string(head))
+	assert.Equal(t, received+"Subj", string(head))
 }
 
 // A next hop that cannot be reached is a transient failure: the sender
@@ -341,4 +354,283 @@ func TestSenderPrintedSafely(t *testing.T) {
 			assert.True(t, strings.HasPrefix(logged[0], "message from "+tc.shown+": "), logged[0])
 		})
 	}
+}
+
+// TestWriterDeliverStalledSender: a sender that stops part-way through its
+// message holds up no other message; each is still written whole, one
+// after the other.
+func TestWriterDeliverStalledSender(t *testing.T) {
+	var out servertest.SyncBuffer
+	deliver := WriterDeliver(&out)
+	pr, pw := io.Pipe()
+	stalled := make(chan error, 1)
+	go func() { stalled <- deliver("slow@example.com", []string{"b@example.net"}, pr) }()
+	_, err := io.WriteString(pw, "Subject: slow\r\n") // then nothing more for now
+	require.NoError(t, err)
+
+	done := make(chan error, 1)
+	go func() { done <- deliver("a@example.com", []string{"b@example.net"}, strings.NewReader(msg)) }()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(5 * time.Second):
+		pw.CloseWithError(errors.New("given up"))
+		t.Fatal("a stalled sender holds up the delivery of another message")
+	}
+	assert.Equal(t, "=== message from <a@example.com> to [\"b@example.net\"]\n"+msg, out.String())
+
+	_, err = io.WriteString(pw, "\r\nhi\r\n")
+	require.NoError(t, err)
+	pw.Close()
+	require.NoError(t, <-stalled)
+	assert.Equal(t, "=== message from <a@example.com> to [\"b@example.net\"]\n"+msg+
+		"=== message from <slow@example.com> to [\"b@example.net\"]\nSubject: slow\r\n\r\nhi\r\n", out.String())
+}
+
+// receivedField matches one Received field as the Backend writes it
+// (RFC 5321 §4.4's Stamp: from, by, with, an optional for, then the date
+// after a semicolon), folded with CRLF and a tab; it gives the from, by,
+// with and for clauses and the date.
+var receivedField = regexp.MustCompile(`^Received: from ([^ \r\n]+(?:[ \r\n\t]+\(\[[0-9A-Fa-f.:Pv]+\]\))?)` +
+	`(?:\r\n\t| )by ([^ \r\n]+)(?:\r\n\t| )with (E?SMTPS?|LMTP)` +
+	`(?:(?:\r\n\t| )for (<[^ \r\n>]+>))?;(?:\r\n\t| )` +
+	`((?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d [+-]\d{4})\r\n`)
+
+// checkReceived asserts that msg starts with one well-formed Received
+// field, folded within 78 columns (a tab counted as 8), and returns its
+// clauses: from, by, with, for (empty when there is none), and the rest
+// of msg.
+func checkReceived(t *testing.T, msg string) (clauses [4]string, rest string) {
+	t.Helper()
+	m := receivedField.FindStringSubmatch(msg)
+	require.NotNil(t, m, "no Received field at the top of %q", msg)
+	field := m[0]
+	for i, line := range strings.Split(strings.TrimSuffix(field, "\r\n"), "\r\n") {
+		if i > 0 {
+			require.True(t, strings.HasPrefix(line, "\t"), "continuation line %q", line)
+			line = strings.Repeat(" ", 8) + line[1:]
+		}
+		assert.LessOrEqual(t, len(line), 78, "line %q", line)
+		assert.NotContains(t, line, "\r")
+		assert.NotContains(t, line, "\n")
+	}
+	date, err := mail.ParseDate(m[5])
+	require.NoError(t, err)
+	assert.True(t, date.Equal(clock()), "date %v", date)
+	// net/mail reads it as one field.
+	parsed, err := mail.ReadMessage(strings.NewReader(msg))
+	require.NoError(t, err)
+	assert.Len(t, parsed.Header["Received"], 1)
+	return [4]string{strings.Join(strings.Fields(m[1]), " "), m[2], m[3], m[4]}, msg[len(field):]
+}
+
+// rawSession runs an SMTP session on the Backend at addr from the lines
+// given (each sent with CRLF, the client waiting for the reply to each),
+// then the message msg. It returns the reply to the end of the message.
+func rawSession(t *testing.T, addr string, lines []string, msg string) string {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.SetDeadline(time.Now().Add(10*time.Second)))
+	r := bufio.NewReader(c)
+	reply := func() string {
+		var all string
+		for {
+			line, err := r.ReadString('\n')
+			require.NoError(t, err)
+			all += line
+			if len(line) < 4 || line[3] != '-' {
+				return all
+			}
+		}
+	}
+	reply() // the greeting
+	for _, l := range append(lines, "DATA") {
+		_, err := io.WriteString(c, l+"\r\n")
+		require.NoError(t, err)
+		got := reply()
+		require.True(t, strings.HasPrefix(got, "2") || strings.HasPrefix(got, "354"), "%s: %s", l, got)
+	}
+	_, err = io.WriteString(c, msg+".\r\n")
+	require.NoError(t, err)
+	return reply()
+}
+
+// TestReceived: the Backend puts one Received field at the top of each
+// message, well-formed and folded, whatever the client said: a HELO name
+// or recipient that is not a plain domain or address is left out, so a
+// client cannot put CR, LF or anything else of its own into the header.
+func TestReceived(t *testing.T) {
+	long := strings.Repeat("a", 63)
+	for _, tt := range []struct {
+		name  string
+		lines []string
+		want  [4]string // from, by, with, for
+	}{
+		{"EHLO and a parameter", []string{"EHLO mail.example.com", "MAIL FROM:<a@example.com> BODY=8BITMIME", "RCPT TO:<b@example.net>"},
+			[4]string{"mail.example.com ([127.0.0.1])", "localhost", "ESMTP", "<b@example.net>"}},
+		{"HELO", []string{"HELO mail.example.com", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>"},
+			[4]string{"mail.example.com ([127.0.0.1])", "localhost", "SMTP", "<b@example.net>"}},
+		{"an address literal", []string{"HELO [192.0.2.1]", "MAIL FROM:<a@example.com>", "RCPT TO:<b@[192.0.2.2]>"},
+			[4]string{"[192.0.2.1] ([127.0.0.1])", "localhost", "SMTP", "<b@[192.0.2.2]>"}},
+		{"two recipients", []string{"EHLO mail.example.com", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>", "RCPT TO:<c@example.net>"},
+			[4]string{"mail.example.com ([127.0.0.1])", "localhost", "SMTP", ""}},
+		{"a HELO name with a CR", []string{"HELO evil\rX-Injected: yes", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>"},
+			[4]string{"unknown ([127.0.0.1])", "localhost", "SMTP", "<b@example.net>"}},
+		{"a HELO name that is no domain", []string{"HELO bad_name;(x)", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>"},
+			[4]string{"unknown ([127.0.0.1])", "localhost", "SMTP", "<b@example.net>"}},
+		{"a HELO name too long for a line", []string{"HELO " + long + "." + long + ".example", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>"},
+			[4]string{"unknown ([127.0.0.1])", "localhost", "SMTP", "<b@example.net>"}},
+		{"a quoted local part", []string{"HELO mail.example.com", "MAIL FROM:<a@example.com>", `RCPT TO:<"b; x"@example.net>`},
+			[4]string{"mail.example.com ([127.0.0.1])", "localhost", "SMTP", ""}},
+		{"a recipient with a CR", []string{"HELO mail.example.com", "MAIL FROM:<a@example.com>", "RCPT TO:<b@exam\rple.net>"},
+			[4]string{"mail.example.com ([127.0.0.1])", "localhost", "SMTP", ""}},
+		{"a recipient too long for a line", []string{"HELO mail.example.com", "MAIL FROM:<a@example.com>", "RCPT TO:<" + long + "@" + long + ".example>"},
+			[4]string{"mail.example.com ([127.0.0.1])", "localhost", "SMTP", ""}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var out servertest.SyncBuffer
+			addr := serve(t, &Backend{Deliver: WriterDeliver(&out), Now: clock})
+			reply := rawSession(t, addr, tt.lines, msg)
+			require.True(t, strings.HasPrefix(reply, "250 "), reply)
+			_, delivered, _ := strings.Cut(out.String(), "\n")
+			clauses, rest := checkReceived(t, delivered)
+			assert.Equal(t, tt.want, clauses)
+			assert.Equal(t, rewritten, rest, "the message after the Received field is the rewritten one")
+		})
+	}
+}
+
+// TestRelayedReceived: a message relayed to the next hop (SMTPDeliver)
+// reaches it with the gateway's Received field at the top, and the
+// message, rewritten, after it.
+func TestRelayedReceived(t *testing.T) {
+	hop, accepted := quitDroppingHop(t)
+	addr := serve(t, &Backend{Deliver: SMTPDeliver(hop), Now: clock})
+	require.NoError(t, send(t, addr, []string{"b@example.net"}))
+	got := <-accepted
+	clauses, rest := checkReceived(t, got)
+	assert.Equal(t, [4]string{"localhost ([127.0.0.1])", "localhost", "ESMTP", "<b@example.net>"}, clauses)
+	assert.Equal(t, rewritten, rest)
+	assert.Equal(t, received+rewritten, got)
+}
+
+// withReceived returns msg after n Received fields.
+func withReceived(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "Received: from hop%d.example ([192.0.2.%d])\r\n\tby hop%d.example with ESMTP; Fri, 02 Jan 2026 03:04:05 +0000\r\n", i, i%250, i+1)
+	}
+	return b.String() + msg
+}
+
+// TestHopLimit: a message that arrives with MaxHops Received fields or
+// more (DefaultMaxHops, 100, unless set) is refused with 554 5.4.6, a
+// permanent failure, so that the sender does not send it again, and
+// nothing of it is delivered; one with fewer is delivered.
+func TestHopLimit(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		maxHops int
+		msg     string
+		refused bool
+	}{
+		{"the default limit", 0, withReceived(DefaultMaxHops), true},
+		{"one below the default limit", 0, withReceived(DefaultMaxHops - 1), false},
+		{"a limit set", 3, withReceived(3), true},
+		{"one below a limit set", 3, withReceived(2), false},
+		{"counted throughout the header, in any case", 3,
+			"Received: from a\r\n\tby b; Fri, 02 Jan 2026 03:04:05 +0000\r\nSubject: x\r\nRECEIVED : from c by d; Fri, 02 Jan 2026 03:04:05 +0000\r\n" +
+				"X-Other: y\r\nreceived:from e by f; Fri, 02 Jan 2026 03:04:05 +0000\r\n\r\nhi\r\n", true},
+		{"not in the body", 3, "Subject: x\r\n\r\nReceived: a\r\nReceived: b\r\nReceived: c\r\n", false},
+		{"nor in a continuation line", 3, "Subject: x\r\n Received: a\r\nX: y\r\n\tReceived: b\r\nReceived: c\r\n\r\nhi\r\n", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var delivered []string
+			var logged []string
+			addr := serve(t, &Backend{
+				MaxHops: tt.maxHops,
+				Deliver: func(_ string, _ []string, r io.Reader) error {
+					b, err := io.ReadAll(r)
+					delivered = append(delivered, string(b))
+					return err
+				},
+				Logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) },
+				Now:  clock,
+			})
+			c, err := smtp.Dial(addr)
+			require.NoError(t, err)
+			defer c.Close()
+			err = c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(tt.msg))
+			if !tt.refused {
+				require.NoError(t, err)
+				require.Len(t, delivered, 1)
+				want := received + strings.Replace(tt.msg, msg, rewritten, 1)
+				assert.True(t, want == delivered[0], "delivered with one Received field more: %q", delivered[0])
+				return
+			}
+			se, ok := errors.AsType[*smtp.SMTPError](err)
+			require.True(t, ok, "%v", err)
+			assert.Equal(t, 554, se.Code)
+			assert.Equal(t, smtp.EnhancedCode{5, 4, 6}, se.EnhancedCode, "routing loop detected (RFC 3463)")
+			assert.False(t, se.Temporary())
+			assert.Empty(t, delivered, "nothing delivered")
+			require.Len(t, logged, 1)
+			assert.Contains(t, logged[0], "routing loop")
+			// The session goes on: the next message is taken.
+			require.NoError(t, c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(msg)))
+			assert.Len(t, delivered, 1)
+		})
+	}
+}
+
+// countingReader counts the octets read from r.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+// TestCountHopsBounded: counting Received fields reads at most
+// MaxTraceBytes of the header (and a buffer's worth more) before the
+// message is delivered, however long the header or its lines, and stops
+// at the limit; the message it gives back is the message read, octet for
+// octet.
+func TestCountHopsBounded(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		msg      string
+		limit    int
+		wantHops int
+	}{
+		{"a long header", strings.Repeat("X-Filler: 0123456789\r\n", 100_000) + "Received: x\r\n\r\nhi\r\n", 100, 0},
+		{"one long line", "Received: " + strings.Repeat("x", 10<<20) + "\r\n\r\nhi\r\n", 100, 1},
+		{"no line ending", strings.Repeat("x", 10<<20), 100, 0},
+		{"many Received fields", strings.Repeat("Received: x\r\n", 100_000) + "\r\nhi\r\n", 100, 100},
+		{"a short message", withReceived(3), 100, 3},
+		{"LF line endings", "Received: a\nReceived: b\n\nReceived: c\n", 100, 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			src := &countingReader{r: strings.NewReader(tt.msg)}
+			hops, r := countHops(src, MaxTraceBytes, tt.limit)
+			assert.Equal(t, tt.wantHops, hops)
+			assert.LessOrEqual(t, src.n, MaxTraceBytes+4096, "read before delivery")
+			all, err := io.ReadAll(r)
+			require.NoError(t, err)
+			assert.True(t, string(all) == tt.msg, "the message given back differs")
+		})
+	}
+	// A read error reaches the reader of the message, after what was read.
+	boom := errors.New("connection reset")
+	hops, r := countHops(io.MultiReader(strings.NewReader("Received: x\r\nSubj"), iotest.ErrReader(boom)), MaxTraceBytes, 100)
+	assert.Equal(t, 1, hops)
+	got, err := io.ReadAll(r)
+	assert.ErrorIs(t, err, boom)
+	assert.Equal(t, "Received: x\r\nSubj", string(got))
 }

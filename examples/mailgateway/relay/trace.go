@@ -1,0 +1,270 @@
+package relay
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"net"
+	"net/netip"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-smtp"
+)
+
+// DefaultMaxHops is the number of Received fields at which Backend
+// refuses a message as caught in a routing loop, when Backend.MaxHops is
+// 0: RFC 5321 §6.3 has servers that count Received fields use "a large
+// rejection threshold, normally at least 100".
+const DefaultMaxHops = 100
+
+// MaxTraceBytes bounds how much of a message's header Backend reads, and
+// holds, to count its Received fields before it delivers the message:
+// they are counted in the first MaxTraceBytes octets of the header. Each
+// hop puts its own at the top, so a loop is seen there.
+const MaxTraceBytes = 256 << 10
+
+// foldWidth is the width a Received field is folded to (RFC 5322 §2.1.1's
+// 78 characters); tabWidth is what the tab that starts each continuation
+// line is counted as, so that the field fits in 78 columns however a tab
+// is shown. Each word of the field is at most foldWidth-tabWidth long.
+const (
+	foldWidth = 78
+	tabWidth  = 8
+	maxWord   = foldWidth - tabWidth
+)
+
+// routingLoop is the reply to a message with too many Received fields:
+// permanent, so that the sender does not send it again (RFC 3463 X.4.6).
+var routingLoop = &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 4, 6}, Message: "routing loop detected: too many Received fields"}
+
+// countHops reads the header of a message from r as far as its end (the
+// empty line, or a line that is neither a field nor a continuation), its
+// first maxBytes octets, or its limit-th Received field, whichever comes
+// first, and returns the number of Received fields it read and the whole
+// message again: what it read, then the rest of r. A read error other
+// than io.EOF is returned by that reader where it occurred.
+func countHops(r io.Reader, maxBytes, limit int) (hops int, msg io.Reader) {
+	br := bufio.NewReaderSize(r, 4096)
+	var head bytes.Buffer
+	atStart := true // at the start of a line
+	for head.Len() < maxBytes && hops < limit {
+		line, err := br.ReadSlice('\n')
+		if atStart && len(line) > 0 {
+			name, isField := fieldName(line)
+			switch {
+			case isField && strings.EqualFold(name, "Received"):
+				hops++
+			case !isField && line[0] != ' ' && line[0] != '\t':
+				// The empty line, or the body of a message whose
+				// header has no such line: the header has ended.
+				head.Write(line)
+				return hops, io.MultiReader(&head, br)
+			}
+		}
+		head.Write(line)
+		atStart = len(line) > 0 && line[len(line)-1] == '\n'
+		switch err {
+		case nil, bufio.ErrBufferFull:
+		default: // io.EOF included: no more to read
+			return hops, io.MultiReader(&head, errReader{err})
+		}
+	}
+	return hops, io.MultiReader(&head, br)
+}
+
+// fieldName returns the name of the header field line starts, if it
+// starts one: printable ASCII up to a colon, which RFC 5322's obsolete
+// syntax lets white space precede.
+func fieldName(line []byte) (string, bool) {
+	for i, c := range line {
+		switch {
+		case c == ':':
+			name := strings.TrimRight(string(line[:i]), " \t")
+			return name, name != "" && !strings.ContainsAny(name, " \t")
+		case c < '!' && c != ' ' && c != '\t', c > '~':
+			return "", false
+		}
+	}
+	return "", false
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// received returns the Received field (RFC 5321 §4.4) that the session
+// puts at the top of the message it received, folded, ending with CRLF:
+//
+//	Received: from HELO ([IP]) by DOMAIN with PROTOCOL
+//		for <RECIPIENT>; DATE
+//
+// Nothing from the client goes into it unchecked: the HELO name is given
+// only if it is a domain name or address literal (else "unknown"), the
+// recipient only if there is one, and it is a plain address; neither
+// when it is longer than a line can hold.
+func (s *session) received() string {
+	from, tcp, by := "unknown", "", "localhost"
+	protocol := "SMTP"
+	if s.esmtp {
+		protocol = "ESMTP"
+	}
+	if c := s.conn; c != nil {
+		if srv := c.Server(); srv != nil {
+			if isDomain(srv.Domain) {
+				by = srv.Domain
+			}
+			if srv.LMTP {
+				protocol = "LMTP"
+			}
+		}
+		if _, ok := c.TLSConnectionState(); ok && protocol != "LMTP" {
+			protocol = "ESMTPS" // STARTTLS is an SMTP extension (RFC 3848)
+		}
+		if nc := c.Conn(); nc != nil {
+			tcp = addressLiteral(nc.RemoteAddr())
+		}
+		// An address literal needs the TCP information after it
+		// (RFC 5321's Extended-Domain).
+		if helo := c.Hostname(); isDomain(helo) || (isAddressLiteral(helo) && tcp != "") {
+			from = helo
+		}
+	}
+	clauses := [][]string{{"from", from}, {"by", by}, {"with", protocol}}
+	if tcp != "" {
+		clauses[0] = append(clauses[0], "("+tcp+")")
+	}
+	if len(s.to) == 1 && isMailbox(s.to[0]) && len("<"+s.to[0]+">;") <= maxWord {
+		clauses = append(clauses, []string{"for", "<" + s.to[0] + ">"})
+	}
+	last := clauses[len(clauses)-1]
+	last[len(last)-1] += ";"
+	clauses = append(clauses, []string{s.b.now().Format(time.RFC1123Z)})
+	return fold("Received:", clauses)
+}
+
+// fold writes name and clauses as a field folded to foldWidth columns:
+// between clauses, and between the words of a clause that does not fit on
+// a line of its own. Each word must be at most maxWord long.
+func fold(name string, clauses [][]string) string {
+	var b strings.Builder
+	b.WriteString(name)
+	col := len(name)
+	put := func(text string) {
+		if col+1+len(text) > foldWidth {
+			b.WriteString("\r\n\t")
+			col = tabWidth
+		} else {
+			b.WriteByte(' ')
+			col++
+		}
+		b.WriteString(text)
+		col += len(text)
+	}
+	for _, c := range clauses {
+		clause := strings.Join(c, " ")
+		if col+1+len(clause) <= foldWidth || tabWidth+len(clause) <= foldWidth {
+			put(clause)
+			continue
+		}
+		for _, w := range c {
+			put(w)
+		}
+	}
+	b.WriteString("\r\n")
+	return b.String()
+}
+
+// addressLiteral returns the RFC 5321 address literal of a TCP peer's
+// address ([192.0.2.1], [IPv6:2001:db8::1]), or "" for another kind of
+// address.
+func addressLiteral(a net.Addr) string {
+	tcp, ok := a.(*net.TCPAddr)
+	if !ok {
+		return ""
+	}
+	ip, ok := netip.AddrFromSlice(tcp.IP)
+	if !ok {
+		return ""
+	}
+	ip = ip.Unmap().WithZone("")
+	if ip.Is4() {
+		return "[" + ip.String() + "]"
+	}
+	return "[IPv6:" + ip.String() + "]"
+}
+
+// isAddressLiteral reports whether s is an IPv4 or IPv6 address literal
+// (RFC 5321 §4.1.3), as a client may give it in HELO.
+func isAddressLiteral(s string) bool {
+	inner, ok1 := strings.CutPrefix(s, "[")
+	inner, ok2 := strings.CutSuffix(inner, "]")
+	if !ok1 || !ok2 || len(s) > maxWord {
+		return false
+	}
+	if len(inner) > 5 && strings.EqualFold(inner[:5], "IPv6:") {
+		ip, err := netip.ParseAddr(inner[5:])
+		return err == nil && ip.Is6() && ip.Zone() == ""
+	}
+	ip, err := netip.ParseAddr(inner)
+	return err == nil && ip.Is4()
+}
+
+// isDomain reports whether s is a domain name as RFC 5321 writes one
+// (letters, digits and hyphens, in labels of at most 63 that neither start
+// nor end with a hyphen), short enough for a line of the Received field.
+func isDomain(s string) bool {
+	if s == "" || len(s) > maxWord {
+		return false
+	}
+	for label := range strings.SplitSeq(s, ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for i := 0; i < len(label); i++ {
+			if c := label[i]; !isAlnum(c) && c != '-' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isMailbox reports whether addr is local@domain with a dot-atom local
+// part (no quoted string, nothing beyond ASCII) and a domain name or
+// address literal.
+func isMailbox(addr string) bool {
+	local, domain, ok := strings.Cut(addr, "@")
+	if !ok || local == "" || len(local) > 64 || !(isDomain(domain) || isAddressLiteral(domain)) {
+		return false
+	}
+	for atom := range strings.SplitSeq(local, ".") {
+		if atom == "" {
+			return false
+		}
+		for i := 0; i < len(atom); i++ {
+			if c := atom[i]; !isAlnum(c) && !strings.ContainsRune("!#$%&'*+-/=?^_`{|}~", rune(c)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// usedExtension reports whether MAIL FROM had a service extension's
+// parameter (SIZE=, BODY= and the like), which only a client that greeted
+// with EHLO may send.
+func usedExtension(o *smtp.MailOptions) bool {
+	return o != nil && (o.Body != "" || o.Size != 0 || o.RequireTLS || o.UTF8 ||
+		o.Return != "" || o.EnvelopeID != "" || o.Auth != nil)
+}
+
+// usedRcptExtension is usedExtension for RCPT TO.
+func usedRcptExtension(o *smtp.RcptOptions) bool {
+	return o != nil && (len(o.Notify) > 0 || o.OriginalRecipientType != "" || o.OriginalRecipient != "" ||
+		!o.RequireRecipientValidSince.IsZero() || o.DeliverBy != nil || o.MTPriority != nil)
+}
