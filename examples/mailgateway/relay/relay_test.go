@@ -615,6 +615,10 @@ func TestCountHopsBounded(t *testing.T) {
 		{"many Received fields", strings.Repeat("Received: x\r\n", 100_000) + "\r\nhi\r\n", 100, 100},
 		{"a short message", withReceived(3), 100, 3},
 		{"LF line endings", "Received: a\nReceived: b\n\nReceived: c\n", 100, 2},
+		// mailhdr ends the header at a continuation line with no field
+		// before it: what follows is the body.
+		{"a first line that is a continuation", " x\r\nReceived: a\r\nReceived: b\r\n\r\nhi\r\n", 100, 0},
+		{"a first line that is a continuation, LF", "\tx\nReceived: a\n\nhi\n", 100, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			src := &countingReader{r: strings.NewReader(tt.msg)}

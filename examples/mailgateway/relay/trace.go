@@ -39,25 +39,32 @@ const (
 var routingLoop = &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 4, 6}, Message: "routing loop detected: too many Received fields"}
 
 // countHops reads the header of a message from r as far as its end (the
-// empty line, or a line that is neither a field nor a continuation), its
-// first maxBytes octets, or its limit-th Received field, whichever comes
-// first, and returns the number of Received fields it read and the whole
-// message again: what it read, then the rest of r. A read error other
-// than io.EOF is returned by that reader where it occurred.
+// empty line, or a line that is neither a field nor a continuation of
+// one), its first maxBytes octets, or its limit-th Received field,
+// whichever comes first, and returns the number of Received fields it
+// read and the whole message again: what it read, then the rest of r. A
+// read error other than io.EOF is returned by that reader where it
+// occurred.
 func countHops(r io.Reader, maxBytes, limit int) (hops int, msg io.Reader) {
 	br := bufio.NewReaderSize(r, 4096)
 	var head bytes.Buffer
-	atStart := true // at the start of a line
+	atStart := true  // at the start of a line
+	inField := false // a field has started: a continuation line may follow
 	for head.Len() < maxBytes && hops < limit {
 		line, err := br.ReadSlice('\n')
 		if atStart && len(line) > 0 {
 			name, isField := fieldName(line)
 			switch {
-			case isField && strings.EqualFold(name, "Received"):
-				hops++
-			case !isField && line[0] != ' ' && line[0] != '\t':
+			case isField:
+				inField = true
+				if strings.EqualFold(name, "Received") {
+					hops++
+				}
+			case !inField || line[0] != ' ' && line[0] != '\t':
 				// The empty line, or the body of a message whose
-				// header has no such line: the header has ended.
+				// header has no such line (a continuation line with
+				// no field before it included, as mailhdr reads it):
+				// the header has ended.
 				head.Write(line)
 				return hops, io.MultiReader(&head, br)
 			}
