@@ -9,8 +9,10 @@
 //
 // Whichever way it hands a message on, it first puts a Received field of
 // its own at the top, as RFC 5321 §4.4 requires of a server that receives
-// a message for relay or delivery; only that field is added, and the
-// rewrite changes nothing but Content-Type fields. A message that arrives
+// a message for relay or delivery; only that field is added (and an
+// empty line after it if the message starts with a continuation line, the
+// start of its body), and the rewrite changes nothing but Content-Type
+// fields. A message that arrives
 // with -max-hops Received fields or more (100, RFC 5321 §6.3's "normally
 // at least 100") is caught in a routing loop: it is refused with 554
 // 5.4.6, which the sender does not retry, and not handed on.

@@ -11,7 +11,10 @@
 // fields a message arrives with and refuses one with too many (554
 // 5.4.6). The rewrite itself (mailhdr.NewReader) changes nothing but
 // Content-Type fields: what Deliver reads is the Received field, then
-// the rewritten message.
+// the rewritten message. (A message whose first line is a continuation
+// line has no header as mailhdr reads it: an empty line after the
+// Received field keeps it all body, as the line would otherwise continue
+// the Received field and make the lines after it header fields.)
 package relay
 
 import (
@@ -110,13 +113,17 @@ func (s *session) Data(r io.Reader) error {
 		return &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 5, 1}, Message: "no valid recipients"}
 	}
 	limit := s.b.maxHops()
-	hops, r := countHops(r, MaxTraceBytes, limit)
+	hops, continued, r := countHops(r, MaxTraceBytes, limit)
 	if hops >= limit {
 		s.logf("refused: %d Received fields, a routing loop (the limit is %d)", hops, limit)
 		return routingLoop
 	}
+	trace := s.received()
+	if continued {
+		trace += "\r\n" // the message is all body: keep it so
+	}
 	rr := mailhdr.NewReader(r, s.b.Options)
-	if err := s.b.Deliver(s.from, s.to, io.MultiReader(strings.NewReader(s.received()), rr)); err != nil {
+	if err := s.b.Deliver(s.from, s.to, io.MultiReader(strings.NewReader(trace), rr)); err != nil {
 		return s.failed(err)
 	}
 	// A Deliver that stopped reading early must not cut the message: the

@@ -622,7 +622,7 @@ func TestCountHopsBounded(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			src := &countingReader{r: strings.NewReader(tt.msg)}
-			hops, r := countHops(src, MaxTraceBytes, tt.limit)
+			hops, _, r := countHops(src, MaxTraceBytes, tt.limit)
 			assert.Equal(t, tt.wantHops, hops)
 			assert.LessOrEqual(t, src.n, MaxTraceBytes+4096, "read before delivery")
 			all, err := io.ReadAll(r)
@@ -632,9 +632,37 @@ func TestCountHopsBounded(t *testing.T) {
 	}
 	// A read error reaches the reader of the message, after what was read.
 	boom := errors.New("connection reset")
-	hops, r := countHops(io.MultiReader(strings.NewReader("Received: x\r\nSubj"), iotest.ErrReader(boom)), MaxTraceBytes, 100)
+	hops, _, r := countHops(io.MultiReader(strings.NewReader("Received: x\r\nSubj"), iotest.ErrReader(boom)), MaxTraceBytes, 100)
 	assert.Equal(t, 1, hops)
 	got, err := io.ReadAll(r)
 	assert.ErrorIs(t, err, boom)
 	assert.Equal(t, "Received: x\r\nSubj", string(got))
+}
+
+// TestReceivedBeforeContinuation: a message whose first line is a
+// continuation has, as mailhdr reads it, no header: the body starts
+// there. The gateway's Received field must not take that line as a
+// continuation of its own, which would make the lines after it header
+// fields for every hop after the gateway.
+func TestReceivedBeforeContinuation(t *testing.T) {
+	for _, m := range []string{
+		"\tby trusted.example; Fri, 02 Jan 2026 03:04:05 +0000\r\nBcc: c@example.org\r\nContent-Type: text/html\r\n\r\nhi\r\n",
+		" x\nContent-Type: text/html\n\nhi\n",
+	} {
+		var out servertest.SyncBuffer
+		addr := serve(t, &Backend{Deliver: WriterDeliver(&out), Now: clock})
+		c, err := smtp.Dial(addr)
+		require.NoError(t, err)
+		require.NoError(t, c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(m)))
+		c.Close()
+		_, delivered, _ := strings.Cut(out.String(), "\n")
+		require.True(t, strings.HasPrefix(delivered, received), "%q", delivered)
+		parsed, err := mail.ReadMessage(strings.NewReader(delivered))
+		require.NoError(t, err)
+		assert.Equal(t, mail.Header{"Received": {strings.TrimSuffix(strings.TrimPrefix(strings.ReplaceAll(received, "\r\n\t", " "), "Received: "), "\r\n")}}, parsed.Header,
+			"only the gateway's Received field is a header field")
+		body, err := io.ReadAll(parsed.Body)
+		require.NoError(t, err)
+		assert.Equal(t, strings.ReplaceAll(m, "\r\n", "\n"), strings.ReplaceAll(string(body), "\r\n", "\n"), "the message as it came is the body")
+	}
 }

@@ -44,8 +44,11 @@ var routingLoop = &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 
 // whichever comes first, and returns the number of Received fields it
 // read and the whole message again: what it read, then the rest of r. A
 // read error other than io.EOF is returned by that reader where it
-// occurred.
-func countHops(r io.Reader, maxBytes, limit int) (hops int, msg io.Reader) {
+// occurred. continued says the message starts with a continuation line,
+// so has no header as mailhdr reads it: a field put before it must be
+// followed by an empty line, or the line would continue that field and
+// the body's first lines would become header fields.
+func countHops(r io.Reader, maxBytes, limit int) (hops int, continued bool, msg io.Reader) {
 	br := bufio.NewReaderSize(r, 4096)
 	var head bytes.Buffer
 	atStart := true  // at the start of a line
@@ -61,12 +64,13 @@ func countHops(r io.Reader, maxBytes, limit int) (hops int, msg io.Reader) {
 					hops++
 				}
 			case !inField || line[0] != ' ' && line[0] != '\t':
+				continued = head.Len() == 0 && (line[0] == ' ' || line[0] == '\t')
 				// The empty line, or the body of a message whose
 				// header has no such line (a continuation line with
 				// no field before it included, as mailhdr reads it):
 				// the header has ended.
 				head.Write(line)
-				return hops, io.MultiReader(&head, br)
+				return hops, continued, io.MultiReader(&head, br)
 			}
 		}
 		head.Write(line)
@@ -74,10 +78,10 @@ func countHops(r io.Reader, maxBytes, limit int) (hops int, msg io.Reader) {
 		switch err {
 		case nil, bufio.ErrBufferFull:
 		default: // io.EOF included: no more to read
-			return hops, io.MultiReader(&head, errReader{err})
+			return hops, continued, io.MultiReader(&head, errReader{err})
 		}
 	}
-	return hops, io.MultiReader(&head, br)
+	return hops, continued, io.MultiReader(&head, br)
 }
 
 // fieldName returns the name of the header field line starts, if it
