@@ -147,7 +147,9 @@ func writeJSON(w http.ResponseWriter, v any) {
 
 // writeJSONError answers a request the JSON API cannot serve with its
 // status and {"error": msg}, so that a client can read every answer of
-// the API as JSON. (A method other than GET gets net/http's own 405.)
+// serveMap as JSON. (A method other than GET gets net/http's own 405, and
+// a request whose Content-Type label cannot be mapped the middleware's
+// 415, both in plain text.)
 func writeJSONError(w http.ResponseWriter, code int, msg string) {
 	writeJSONStatus(w, code, struct {
 		Error string `json:"error"`

@@ -255,7 +255,7 @@ func TestPageScript(t *testing.T) {
 
 // GET /api/map maps labels of up to 4096 bytes (413 past that) and wants
 // a query that parses whole: a pair it would drop is a 400, even beside a
-// label. Every answer is JSON, the errors {"error": ...}.
+// label. Every answer of serveMap is JSON, the errors {"error": ...}.
 func TestMapAPIRequests(t *testing.T) {
 	srv := httptest.NewServer(newHandler(io.Discard))
 	defer srv.Close()
