@@ -13,8 +13,9 @@ import (
 // says, and returns how many it rewrote. The order of the fields and the
 // raw bytes of every other field are kept, and so is the value of one
 // made with Header.Set or Add (go-message's Header.Set would move the
-// field to the top, so the header is rebuilt from the raw fields). A rewritten field is folded with the field's own line ending
-// (CRLF for a field go-message created, which is what it writes).
+// field to the top, so the header is rebuilt from the raw fields). A
+// rewritten field is folded with the field's own line ending (CRLF for a
+// field go-message created, which is what it writes).
 //
 // The error, if not nil, joins a *Problem for each Content-Type field
 // that does not map, fold or keep its structure (KindMapping,
@@ -22,7 +23,8 @@ import (
 // Rewrite, not for a Content-Type that does not parse where the target
 // leaves it as it is, since go-message reads the body), or wraps the
 // error go-message returned for a field it cannot format, or
-// ErrUnknownTarget; h is then unchanged. The limits of opts do not apply: h is in memory already.
+// ErrUnknownTarget; h is then unchanged. The limits of opts do not
+// apply: h is in memory already.
 func RewriteHeader(h *textproto.Header, opts Options) (int, error) {
 	if err := opts.check(); err != nil {
 		return 0, err

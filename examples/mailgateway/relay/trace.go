@@ -57,18 +57,19 @@ func countHops(r io.Reader, maxBytes, limit int) (hops int, continued bool, msg 
 		line, err := br.ReadSlice('\n')
 		if atStart && len(line) > 0 {
 			name, isField := fieldName(line)
+			isContinuation := line[0] == ' ' || line[0] == '\t'
 			switch {
 			case isField:
 				inField = true
 				if strings.EqualFold(name, "Received") {
 					hops++
 				}
-			case !inField || line[0] != ' ' && line[0] != '\t':
-				continued = head.Len() == 0 && (line[0] == ' ' || line[0] == '\t')
+			case !inField || !isContinuation:
 				// The empty line, or the body of a message whose
 				// header has no such line (a continuation line with
 				// no field before it included, as mailhdr reads it):
 				// the header has ended.
+				continued = head.Len() == 0 && isContinuation
 				head.Write(line)
 				return hops, continued, io.MultiReader(&head, br)
 			}
