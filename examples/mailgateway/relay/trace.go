@@ -106,26 +106,17 @@ type errReader struct{ err error }
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // received returns the Received field (RFC 5321 §4.4) that the session
-// puts at the top of the message it received, folded, ending with CRLF:
-//
-//	Received: from HELO ([IP]) by DOMAIN with PROTOCOL
-//		for <RECIPIENT>; DATE
-//
-// Nothing from the client goes into it unchecked: the HELO name is given
-// only if it is a domain name or address literal (else "unknown"), the
-// recipient only if there is one, and it is a plain address; neither
-// when it is longer than a line can hold.
+// puts at the top of the message it received: receivedField with what
+// the connection and the envelope tell.
 func (s *session) received() string {
-	from, tcp, by := "unknown", "", "localhost"
+	var helo, tcp, by string
 	protocol := "SMTP"
 	if s.esmtp {
 		protocol = "ESMTP"
 	}
 	if c := s.conn; c != nil {
 		if srv := c.Server(); srv != nil {
-			if isDomain(srv.Domain) {
-				by = srv.Domain
-			}
+			by = srv.Domain
 			if srv.LMTP {
 				protocol = "LMTP"
 			}
@@ -136,22 +127,41 @@ func (s *session) received() string {
 		if nc := c.Conn(); nc != nil {
 			tcp = addressLiteral(nc.RemoteAddr())
 		}
-		// An address literal needs the TCP information after it
-		// (RFC 5321's Extended-Domain).
-		if helo := c.Hostname(); isDomain(helo) || (isAddressLiteral(helo) && tcp != "") {
-			from = helo
-		}
+		helo = c.Hostname()
+	}
+	return receivedField(helo, tcp, by, protocol, s.to, s.b.now())
+}
+
+// receivedField returns a Received field, folded, ending with CRLF:
+//
+//	Received: from HELO (TCP) by BY with PROTOCOL
+//		for <RECIPIENT>; DATE
+//
+// Nothing from the client goes into it unchecked: the HELO name is given
+// only if it is a domain name or address literal (else "unknown"; an
+// address literal only with the TCP address literal after it, as RFC
+// 5321's Extended-Domain has it), the recipient only if there is one, and
+// it is a plain address; BY only if it is a domain name (else
+// "localhost"); none of them when it is longer than a line can hold.
+// protocol and tcp (an address literal, or "") come from the server.
+func receivedField(helo, tcp, by, protocol string, to []string, now time.Time) string {
+	from := "unknown"
+	if isDomain(helo) || (isAddressLiteral(helo) && tcp != "") {
+		from = helo
+	}
+	if !isDomain(by) {
+		by = "localhost"
 	}
 	clauses := [][]string{{"from", from}, {"by", by}, {"with", protocol}}
 	if tcp != "" {
 		clauses[0] = append(clauses[0], "("+tcp+")")
 	}
-	if len(s.to) == 1 && isMailbox(s.to[0]) && len("<"+s.to[0]+">;") <= maxWord {
-		clauses = append(clauses, []string{"for", "<" + s.to[0] + ">"})
+	if len(to) == 1 && isMailbox(to[0]) && len("<"+to[0]+">;") <= maxWord {
+		clauses = append(clauses, []string{"for", "<" + to[0] + ">"})
 	}
 	last := clauses[len(clauses)-1]
 	last[len(last)-1] += ";"
-	clauses = append(clauses, []string{s.b.now().Format(time.RFC1123Z)})
+	clauses = append(clauses, []string{now.Format(time.RFC1123Z)})
 	return fold("Received:", clauses)
 }
 

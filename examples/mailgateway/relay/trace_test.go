@@ -109,3 +109,49 @@ func readHeader(msg string) (textproto.Header, string, bool) {
 	}
 	return h, rest.String(), true
 }
+
+// FuzzReceived holds the Received field to its contract whatever the
+// client sends as HELO name and recipient: one well-formed field, folded
+// within 78 columns, printable ASCII and the folds only, that net/mail
+// reads as one field; the client's words appear only whole, each in its
+// own clause, or not at all.
+func FuzzReceived(f *testing.F) {
+	for _, s := range [][2]string{
+		{"mail.example.com", "b@example.net"},
+		{"[192.0.2.1]", "b@[192.0.2.2]"},
+		{"[IPv6:2001:db8::1]", "b@[IPv6:2001:db8::2]"},
+		{"evil\rX-Injected: yes", "b@exam\r\nple.net"},
+		{strings.Repeat("a", 63) + ".example", `"b; x"@example.net`},
+		{"", ""},
+	} {
+		f.Add(s[0], s[1], "mx.example", uint8(0))
+	}
+	tcps := []string{"", "[127.0.0.1]", "[IPv6:2001:db8::ffff:1]"}
+	protocols := []string{"SMTP", "ESMTP", "ESMTPS", "LMTP"}
+	f.Fuzz(func(t *testing.T, helo, rcpt, by string, choice uint8) {
+		tcp, protocol := tcps[int(choice)%len(tcps)], protocols[int(choice/4)%len(protocols)]
+		to := []string{rcpt}
+		if choice&0x80 != 0 {
+			to = append(to, "c@example.net")
+		}
+		field := receivedField(helo, tcp, by, protocol, to, clock())
+		for i := 0; i < len(field); i++ {
+			c := field[i]
+			if c < ' ' || c > '~' {
+				require.True(t, c == '\t' && i >= 2 && field[i-2:i] == "\r\n" ||
+					c == '\r' && i+1 < len(field) && field[i+1] == '\n' ||
+					c == '\n' && field[i-1] == '\r', "octet 0x%02X at %d of %q", c, i, field)
+			}
+		}
+		clauses, rest := checkReceived(t, field+msg)
+		assert.Equal(t, msg, rest)
+		from, _, _ := strings.Cut(clauses[0], " ")
+		assert.Contains(t, []string{"unknown", helo}, from)
+		assert.Contains(t, []string{"localhost", by}, clauses[1])
+		assert.Equal(t, protocol, clauses[2])
+		assert.Contains(t, []string{"", "<" + rcpt + ">"}, clauses[3])
+		if len(to) > 1 {
+			assert.Empty(t, clauses[3], "a for clause with two recipients")
+		}
+	})
+}
