@@ -119,8 +119,9 @@ type Options struct {
 	// the read error again.
 	DecodeForms bool
 	// MaxFormBytes bounds the form bodies DecodeForms reads; zero or a
-	// negative value means DefaultMaxFormBytes (10 MiB, net/http's limit
-	// for forms), and math.MaxInt64 no limit.
+	// negative value means net/http's limit for forms: DefaultMaxFormBytes
+	// (10 MiB), or for a body that http.MaxBytesReader already limits,
+	// that limit alone. math.MaxInt64 means no limit.
 	MaxFormBytes int64
 
 	// FreshWriters gives each request a response writer of its own
