@@ -259,7 +259,8 @@ func TestFormErrorKeepsTheLabelError(t *testing.T) {
 
 // A form body that does not decode after its URI label was mapped, passed
 // through: RequestLabels reports the label the request came with and the
-// one the handler sees, with the form error.
+// one the handler sees, with the form error, whose Label is the field as
+// the request came with it.
 func TestFormErrorAfterTheLabelWasMapped(t *testing.T) {
 	const uri = "ContentType:application/www-form-urlencoded"
 	tests := []struct {
@@ -287,6 +288,7 @@ func TestFormErrorAfterTheLabelWasMapped(t *testing.T) {
 				var e *Error
 				require.ErrorAs(t, l.Err, &e)
 				assert.Equal(t, tt.kind, e.Kind())
+				assert.Equal(t, uri, e.Label, "the field value as it was, as Error.Label documents")
 				body, err := io.ReadAll(r2.Body)
 				require.NoError(t, err)
 				assert.Equal(t, tt.body, string(body))
