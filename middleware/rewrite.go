@@ -131,8 +131,9 @@ func (rw *rewriter) rewriteLabel(w http.ResponseWriter, r *http.Request) (*http.
 // reject answers with the status e calls for (415 Unsupported Media
 // Type, RFC 9110 §15.5.16, for a label; 400 or 413 for a form body) and a
 // plain-text body whose first line names the error kind. The error's
-// message quotes any offending octet, and http.Error marks the body
-// nosniff, so nothing from the request is rendered.
+// message quotes (as %q does) whatever it shows of the label, and
+// http.Error marks the body nosniff, so nothing from the request is
+// rendered.
 func reject(w http.ResponseWriter, e *Error) {
 	kind := e.Kind()
 	code := status(kind)
