@@ -74,7 +74,10 @@ type Error struct {
 // mapped" (for a form body, "middleware: the request body cannot be
 // decoded as application/www-form-urlencoded", or "... cannot be read")
 // followed by the kind and, when Err is set, the cause.
-// It does not repeat the label, which can be long and comes from the peer.
+// It does not repeat Label, which can be long and comes from the peer;
+// the cause may show the part of it that does not map, or its decoded
+// form, quoted as by %q (a mapping error of kind bad-mime-type quotes the
+// whole decoded Content-Type).
 func (e *Error) Error() string {
 	kind := e.Kind()
 	s := "middleware: " + e.what(kind) + " (" + kind + ")"

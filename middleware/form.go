@@ -6,15 +6,22 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"github.com/cturi/cturi/mapping/urlencoded"
 )
 
 // DefaultMaxFormBytes is the largest application/www-form-urlencoded body
-// the middleware decodes when Options.MaxFormBytes is zero: net/http's
-// limit for application/x-www-form-urlencoded bodies.
+// the middleware decodes when Options.MaxFormBytes is zero and the body is
+// not an http.MaxBytesReader: net/http's limit for
+// application/x-www-form-urlencoded bodies, which it too lifts for a body
+// that MaxBytesReader already limits.
 const DefaultMaxFormBytes = 10 << 20
+
+// maxBytesReaderType is the type of the bodies http.MaxBytesReader
+// returns, which net/http's ParseForm reads without its own limit.
+var maxBytesReaderType = reflect.TypeOf(http.MaxBytesReader(nil, http.NoBody, 0))
 
 var (
 	// ErrFormTooLarge: an application/www-form-urlencoded body longer
@@ -89,7 +96,11 @@ type replayBody struct {
 // for a body whose read failed.
 func (rw *rewriter) decodeForm(r *http.Request) error {
 	orig := r.Body
-	n := rw.maxForm
+	limit := rw.maxForm
+	if rw.maxFormDefault && reflect.TypeOf(orig) == maxBytesReaderType {
+		limit = math.MaxInt64 // limited already, as parsePostForm sees it
+	}
+	n := limit
 	if n < math.MaxInt64 {
 		n++ // one octet more than the limit tells a body over it
 	}
@@ -99,7 +110,7 @@ func (rw *rewriter) decodeForm(r *http.Request) error {
 	switch {
 	case err != nil && !errors.As(err, &tooBig):
 		err = formReadError{err}
-	case err == nil && int64(len(buf)) > rw.maxForm:
+	case err == nil && int64(len(buf)) > limit:
 		err = ErrFormTooLarge
 	}
 	if err == nil {

@@ -259,7 +259,8 @@ func TestFormErrorKeepsTheLabelError(t *testing.T) {
 
 // A form body that does not decode after its URI label was mapped, passed
 // through: RequestLabels reports the label the request came with and the
-// one the handler sees, with the form error.
+// one the handler sees, with the form error, whose Label is the field as
+// the request came with it.
 func TestFormErrorAfterTheLabelWasMapped(t *testing.T) {
 	const uri = "ContentType:application/www-form-urlencoded"
 	tests := []struct {
@@ -287,6 +288,7 @@ func TestFormErrorAfterTheLabelWasMapped(t *testing.T) {
 				var e *Error
 				require.ErrorAs(t, l.Err, &e)
 				assert.Equal(t, tt.kind, e.Kind())
+				assert.Equal(t, uri, e.Label, "the field value as it was, as Error.Label documents")
 				body, err := io.ReadAll(r2.Body)
 				require.NoError(t, err)
 				assert.Equal(t, tt.body, string(body))
@@ -413,4 +415,53 @@ func cloneValues(v url.Values) url.Values {
 		c[k] = append([]string(nil), vv...)
 	}
 	return c
+}
+
+// A body that a handler further out limited with http.MaxBytesReader has
+// that limit alone when Options.MaxFormBytes is not set, as net/http's
+// ParseForm gives it to the legacy type ("If the request Body's size has
+// not already been limited by MaxBytesReader, the size is capped at
+// 10MB"); without one, or with MaxFormBytes set, the middleware's limit
+// applies.
+func TestFormBodyLimitedUpstreamAboveTheDefault(t *testing.T) {
+	value := strings.Repeat("v", DefaultMaxFormBytes)
+	body := "k=" + value // DefaultMaxFormBytes+2 octets
+	tests := []struct {
+		name    string
+		label   string
+		opts    Options
+		limited bool // an outer http.MaxBytesReader of twice the default
+		status  int
+	}{
+		{"legacy type, net/http's own (baseline)", "application/x-www-form-urlencoded", Options{DecodeForms: true}, true, http.StatusOK},
+		{"limited upstream", "application/www-form-urlencoded", Options{DecodeForms: true}, true, http.StatusOK},
+		{"limited upstream, negative MaxFormBytes", "application/www-form-urlencoded", Options{DecodeForms: true, MaxFormBytes: -1}, true, http.StatusOK},
+		{"not limited upstream: the default", "application/www-form-urlencoded", Options{DecodeForms: true}, false, http.StatusRequestEntityTooLarge},
+		{"MaxFormBytes set: it applies", "application/www-form-urlencoded", Options{DecodeForms: true, MaxFormBytes: DefaultMaxFormBytes}, true, http.StatusRequestEntityTooLarge},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got string
+			inner := Rewrite(tt.opts)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if !assert.NoError(t, r.ParseForm()) {
+					w.WriteHeader(http.StatusBadRequest)
+				}
+				got = r.PostFormValue("k")
+			}))
+			outer := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if tt.limited {
+					r.Body = http.MaxBytesReader(w, r.Body, 2*DefaultMaxFormBytes)
+				}
+				inner.ServeHTTP(w, r)
+			})
+			r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
+			r.Header.Set("Content-Type", tt.label)
+			w := httptest.NewRecorder()
+			outer.ServeHTTP(w, r)
+			require.Equal(t, tt.status, w.Code, w.Body.String())
+			if tt.status == http.StatusOK {
+				assert.True(t, got == value, "the whole value decoded")
+			}
+		})
+	}
 }

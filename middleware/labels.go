@@ -39,8 +39,8 @@ func RequestLabels(r *http.Request) (l Labels, ok bool) {
 // LabelsFromContext is RequestLabels for code that holds only a request's
 // context, or one derived from it (a database call, a goroutine the
 // handler started): it returns the labels and true when the middleware
-// changed the request's label or could not map it, and zero Labels and
-// false otherwise.
+// changed the request's label, or could not map it or decode its form
+// body, and zero Labels and false otherwise.
 func LabelsFromContext(ctx context.Context) (l Labels, ok bool) {
 	if p, ok := ctx.Value(labelsKey{}).(*Labels); ok {
 		return *p, true

@@ -21,9 +21,9 @@ const (
 	// Canonical maps every label to its canonical Content-Type
 	// (mapping.Canonical): URI labels are mapped, Content-Types are written
 	// canonically and wrapped forms collapse. It parses every label, so it
-	// costs a mapping call even when the label does not change (once per
-	// distinct label: repeated ones come from the cache, see the package
-	// documentation).
+	// costs a mapping call even when the label does not change (the first
+	// two times a label is seen; after that it comes from the cache while
+	// the cache keeps it, see the package documentation).
 	Canonical
 	// Leave leaves labels alone.
 	Leave
@@ -119,8 +119,9 @@ type Options struct {
 	// the read error again.
 	DecodeForms bool
 	// MaxFormBytes bounds the form bodies DecodeForms reads; zero or a
-	// negative value means DefaultMaxFormBytes (10 MiB, net/http's limit
-	// for forms), and math.MaxInt64 no limit.
+	// negative value means net/http's limit for forms: DefaultMaxFormBytes
+	// (10 MiB), or for a body that http.MaxBytesReader already limits,
+	// that limit alone. math.MaxInt64 means no limit.
 	MaxFormBytes int64
 
 	// FreshWriters gives each request a response writer of its own
@@ -138,8 +139,9 @@ type Options struct {
 	FreshWriters bool
 
 	// OnError, if not nil, is called with every label that cannot be
-	// mapped, on either side, before the policy applies; err is an
-	// *Error. It must not write to the response. For a proxied response r
-	// is the outgoing request.
+	// mapped, on either side, and every form body that DecodeForms cannot
+	// decode, before the policy applies; err is an *Error. It must not
+	// write to the response. For a proxied response r is the outgoing
+	// request.
 	OnError func(r *http.Request, err error)
 }

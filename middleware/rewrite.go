@@ -69,7 +69,8 @@ func (rw *rewriter) rewriteRequest(w http.ResponseWriter, r *http.Request) *http
 		r2 = r.WithContext(r.Context()) // PostForm and Body go into a copy
 	}
 	if err := rw.decodeForm(r2); err != nil {
-		e := rw.report(r, SideRequest, label, err)
+		original := r.Header["Content-Type"][0] // the one label: wantsForm
+		e := rw.report(r, SideRequest, original, err)
 		if rw.policy == Reject {
 			reject(w, e)
 			return nil
@@ -78,7 +79,7 @@ func (rw *rewriter) rewriteRequest(w http.ResponseWriter, r *http.Request) *http
 		// RequestLabels, as for a label that does not map, instead of
 		// seeing a form that merely looks empty. A label that did not
 		// map either keeps its error, first.
-		l := Labels{Original: r.Header["Content-Type"][0], Mapped: label, Err: e}
+		l := Labels{Original: original, Mapped: label, Err: e}
 		if labelled {
 			if prev, _ := LabelsFromContext(r2.Context()); prev.Err != nil {
 				l.Err = errors.Join(prev.Err, e)
@@ -130,8 +131,9 @@ func (rw *rewriter) rewriteLabel(w http.ResponseWriter, r *http.Request) (*http.
 // reject answers with the status e calls for (415 Unsupported Media
 // Type, RFC 9110 §15.5.16, for a label; 400 or 413 for a form body) and a
 // plain-text body whose first line names the error kind. The error's
-// message quotes any offending octet, and http.Error marks the body
-// nosniff, so nothing from the request is rendered.
+// message quotes (as %q does) whatever it shows of the label, and
+// http.Error marks the body nosniff, so nothing from the request is
+// rendered.
 func reject(w http.ResponseWriter, e *Error) {
 	kind := e.Kind()
 	code := status(kind)

@@ -19,8 +19,11 @@ type rewriter struct {
 	maxLen            int
 	forms             bool
 	maxForm           int64
-	onError           func(*http.Request, error)
-	freshWriters      bool
+	// maxFormDefault: Options.MaxFormBytes was not set, so a body an
+	// http.MaxBytesReader limits has that limit alone, as in net/http.
+	maxFormDefault bool
+	onError        func(*http.Request, error)
+	freshWriters   bool
 	// caches holds, per Mode other than Leave, the mappings that mode
 	// made (cache.go).
 	caches [Leave]labelCache
@@ -57,7 +60,7 @@ func newRewriter(o Options) *rewriter {
 		freshWriters: o.FreshWriters,
 	}
 	if rw.maxForm <= 0 {
-		rw.maxForm = DefaultMaxFormBytes
+		rw.maxForm, rw.maxFormDefault = DefaultMaxFormBytes, true
 	}
 	if len(o.Schemes) > 0 {
 		rw.schemes = append([]string(nil), o.Schemes...)
