@@ -36,9 +36,13 @@
 // the other way round, or change a boundary (KindStructureChange). A
 // boundary is read as Go's mime.ParseMediaType reads it, and so as
 // go-message splits a body, but for RFC 2047 encoded words, which
-// go-message decodes in it, and for a boundary folded inside its quotes:
-// this package unfolds as RFC 5322 §2.2.3 says, keeping the white space
-// around the line break, where go-message replaces it with one space.
+// go-message decodes in it, for a boundary folded inside its quotes
+// (this package unfolds as RFC 5322 §2.2.3 says, keeping the white space
+// around the line break, where go-message replaces it with one space),
+// and for a field mime.ParseMediaType refuses, such as mail's unquoted
+// boundary=----=_Part_0 or a comment after a value: go-message reads no
+// parts there, where this package reads the field by the RFC grammar
+// (leniently, see Options.StrictParsing).
 //
 // The scanner is the package's own: go-message, which users of this
 // package hold messages in, reads for a consumer and re-encodes what it

@@ -12,8 +12,8 @@ import (
 
 // runMail is "cturi mail" (or "cturi -mail"): it rewrites the
 // Content-Type fields of one message (package mailhdr) from FILE or
-// standard input to standard output, and reports what it could not
-// rewrite on standard error.
+// standard input to standard output, and reports the problems it met
+// (mailhdr.Report) on standard error.
 func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("cturi mail", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -87,13 +87,16 @@ Reads one MIME message from FILE (standard input when FILE is absent or
 the message and of each part at any depth, rewritten: to its URI label
 (-to uri), from a URI label back to a Content-Type (-to ct), or to the
 canonical Content-Type (-to canonical). Every other byte is copied
-unchanged. What could not be rewritten is listed on standard error, one
-line each, with its byte offset, part path and kind.
+unchanged. Each problem is listed on standard error, one line each, with
+its byte offset, part path and kind: a field not rewritten, a part passed
+through unexamined, or a malformed structure (a multipart without its
+close delimiter, a bad delimiter line).
 
-Exit status: 0 if nothing was left unrewritten, 1 if something was (the
-message is still written in full) or on an I/O error, 2 for a usage
-error; when the reader of standard output goes away, it ends by SIGPIPE
-(status 141 in sh). cturi -mail [...] is the same command.
+Exit status: 0 if no problem was listed, 1 if one was (the message is
+still written in full; a malformed structure counts, even with every
+field rewritten) or on an I/O error, 2 for a usage error; when the
+reader of standard output goes away, it ends by SIGPIPE (status 141 in
+sh). cturi -mail [...] is the same command.
 
 A field longer than -max-field-bytes passes through unchanged, as does
 the rest of a header past -max-header-bytes; the entity's body, like the

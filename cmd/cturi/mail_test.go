@@ -50,6 +50,9 @@ func TestMailCommand(t *testing.T) {
 		{"strict parsing refuses unquoted values", "Content-Type: text/plain; name=a@b.txt\r\n\r\nx", []string{"-strict-parsing"}, 1, "Content-Type: text/plain; name=a@b.txt\r\n\r\nx", "top: mapping"},
 		{"a problem", "Content-Type: text\r\n\r\nx", nil, 1, "Content-Type: text\r\n\r\nx", "cturi mail: offset 0: mailhdr: top: mapping"},
 		{"a body left unexamined going to Content-Types", "Content-Type: multipart/mixed; boundary=\"b\r\n\r\n--b\r\nContent-Type: a:b\r\n\r\nx\r\n--b--\r\n", []string{"-to", "ct"}, 1, "Content-Type: multipart/mixed; boundary=\"b\r\n\r\n--b\r\nContent-Type: a:b\r\n\r\nx\r\n--b--\r\n", "top: mapping: Content-Type does not parse"},
+		// A malformed structure is a problem too, though every field was
+		// rewritten: the exit status is 1.
+		{"a missing close delimiter", "Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nx\r\n", nil, 1, "Content-Type: ContentType:multipart/mixed?boundary=\"b\"\r\n\r\n--b\r\nContent-Type: ContentType:text/plain\r\n\r\nx\r\n", "top: missing-delimiter"},
 		{"-strict-uri", msg, []string{"-strict-uri"}, 0, strings.Replace(uri, `"us-ascii"`, "%22us-ascii%22", 1), ""},
 		{"the controlled mapping", controlled, nil, 0, "Content-Type: http://x.test/a?MIME-type=\"application/xml\"\r\n\r\nx", ""},
 		{"-no-controlled refuses it", controlled, []string{"-no-controlled"}, 1, controlled, "cturi mail: offset 0: mailhdr: top: mapping"},
