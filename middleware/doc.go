@@ -69,6 +69,13 @@
 // response when the handler returns (an unmappable label still reaches
 // Options.OnError); nothing of it reaches the wire.
 //
+// A multipart label is rewritten only if net/http then reads its body
+// with the same boundary: the mapping is not faithful to every parameter
+// (SPEC N2; a quoted boundary with a backslash Go keeps, a multipart/uri.
+// subtype, a boundary beside URI-body), and a form that no longer parses
+// is worse than a label left as it is. Such a label is an error of kind
+// structure-change (ErrStructureChange), under the Unmappable policy.
+//
 // On both sides the label is the field under the canonical key
 // "Content-Type", where http.Header's methods and net/http's server put
 // it; a field a handler stores under another spelling ("content-type") is

@@ -21,6 +21,11 @@ var (
 	// ErrSchemeNotAllowed: a label naming a URI scheme that
 	// Options.Schemes does not list.
 	ErrSchemeNotAllowed = errors.New("middleware: URI scheme not allowed")
+	// ErrStructureChange: a multipart label whose mapping would have
+	// net/http read its body with another boundary, or not as a
+	// multipart at all (the mapping is not faithful to every parameter,
+	// SPEC N2), so that the body would no longer parse.
+	ErrStructureChange = errors.New("middleware: the mapped label would change the multipart boundary")
 	// ErrInvalidHeaderValue: a mapped label that would not be a valid
 	// header field value. The mapping guarantees this cannot happen; the
 	// middleware checks it anyway, before anything reaches a header.
@@ -118,10 +123,11 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Kind names the cause: the SPEC error kind of a mapping error ("ctl",
 // "bad-mime-type", ...); "multiple-labels", "too-long",
-// "scheme-not-allowed" or "invalid-header-value" for this package's own;
-// "form-too-large", "form-unreadable", or "form-" and the urlencoded
-// kind ("form-bad-utf8", "form-too-many-pairs") for a form body
-// (DecodeForms). Every form kind, and only those, starts with "form-".
+// "scheme-not-allowed", "structure-change" or "invalid-header-value" for
+// this package's own; "form-too-large", "form-unreadable", or "form-" and
+// the urlencoded kind ("form-bad-utf8", "form-too-many-pairs") for a form
+// body (DecodeForms). Every form kind, and only those, starts with
+// "form-".
 func (e *Error) Kind() string {
 	var tooBig *http.MaxBytesError
 	switch {
@@ -131,6 +137,8 @@ func (e *Error) Kind() string {
 		return "too-long"
 	case errors.Is(e.Err, ErrSchemeNotAllowed):
 		return "scheme-not-allowed"
+	case errors.Is(e.Err, ErrStructureChange):
+		return "structure-change"
 	case errors.Is(e.Err, ErrInvalidHeaderValue):
 		return "invalid-header-value"
 	case errors.Is(e.Err, ErrFormTooLarge) || errors.As(e.Err, &tooBig):

@@ -133,6 +133,9 @@ func (rw *rewriter) mapFresh(in string, m Mode) (string, error) {
 			return in, err
 		}
 	}
+	if !keepsMultipart(in, out, m) {
+		return in, ErrStructureChange
+	}
 	if !validHeaderValue(out) {
 		return in, ErrInvalidHeaderValue
 	}
