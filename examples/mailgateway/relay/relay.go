@@ -122,8 +122,12 @@ func (s *session) Data(r io.Reader) error {
 	if continued {
 		trace += "\r\n" // the message is all body: keep it so
 	}
-	rr := mailhdr.NewReader(r, s.b.Options)
-	if err := s.b.Deliver(s.from, s.to, io.MultiReader(strings.NewReader(trace), rr)); err != nil {
+	// The rewrite reads the message as it goes on, Received field
+	// included, so that it reads the header where the next hop will: a
+	// first line "From ..." is no mbox envelope line then, but the end of
+	// the header.
+	rr := mailhdr.NewReader(io.MultiReader(strings.NewReader(trace), r), s.b.Options)
+	if err := s.b.Deliver(s.from, s.to, rr); err != nil {
 		return s.failed(err)
 	}
 	// A Deliver that stopped reading early must not cut the message: the

@@ -667,3 +667,21 @@ func TestReceivedBeforeContinuation(t *testing.T) {
 		assert.Equal(t, strings.ReplaceAll(m, "\r\n", "\n"), strings.ReplaceAll(string(body), "\r\n", "\n"), "the message as it came is the body")
 	}
 }
+
+// TestFromLineIsBody: a message whose first line is "From ..." has, once
+// the Received field is on top, no other header field for the next hop:
+// that line ends the header there. The rewrite reads it the same way, so
+// it leaves the Content-Type line after it alone (mailhdr would take the
+// line for an mbox envelope line at the very start of its input, and
+// rewrite the field after it).
+func TestFromLineIsBody(t *testing.T) {
+	const m = "From a@example.com Fri Jan  2 03:04:05 2026\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\nhi\r\n"
+	var out servertest.SyncBuffer
+	addr := serve(t, &Backend{Deliver: WriterDeliver(&out), Now: clock})
+	c, err := smtp.Dial(addr)
+	require.NoError(t, err)
+	require.NoError(t, c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(m)))
+	c.Close()
+	_, delivered, _ := strings.Cut(out.String(), "\n")
+	assert.Equal(t, received+m, delivered)
+}
