@@ -650,13 +650,7 @@ func TestReceivedBeforeContinuation(t *testing.T) {
 		"\tby trusted.example; Fri, 02 Jan 2026 03:04:05 +0000\r\nBcc: c@example.org\r\nContent-Type: text/html\r\n\r\nhi\r\n",
 		" x\nContent-Type: text/html\n\nhi\n",
 	} {
-		var out servertest.SyncBuffer
-		addr := serve(t, &Backend{Deliver: WriterDeliver(&out), Now: clock})
-		c, err := smtp.Dial(addr)
-		require.NoError(t, err)
-		require.NoError(t, c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(m)))
-		c.Close()
-		_, delivered, _ := strings.Cut(out.String(), "\n")
+		delivered := relayOne(t, m)
 		require.True(t, strings.HasPrefix(delivered, received), "%q", delivered)
 		parsed, err := mail.ReadMessage(strings.NewReader(delivered))
 		require.NoError(t, err)
@@ -676,6 +670,14 @@ func TestReceivedBeforeContinuation(t *testing.T) {
 // rewrite the field after it).
 func TestFromLineIsBody(t *testing.T) {
 	const m = "From a@example.com Fri Jan  2 03:04:05 2026\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\nhi\r\n"
+	assert.Equal(t, received+m, relayOne(t, m))
+}
+
+// relayOne sends m from a@example.com to b@example.net through a Backend
+// that writes to a buffer, and returns the message as delivered (without
+// the line WriterDeliver puts before it).
+func relayOne(t *testing.T, m string) string {
+	t.Helper()
 	var out servertest.SyncBuffer
 	addr := serve(t, &Backend{Deliver: WriterDeliver(&out), Now: clock})
 	c, err := smtp.Dial(addr)
@@ -683,5 +685,5 @@ func TestFromLineIsBody(t *testing.T) {
 	require.NoError(t, c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(m)))
 	c.Close()
 	_, delivered, _ := strings.Cut(out.String(), "\n")
-	assert.Equal(t, received+m, delivered)
+	return delivered
 }
