@@ -70,7 +70,9 @@
 // Options.OnError); nothing of it reaches the wire.
 //
 // A multipart label is rewritten only if net/http then reads its body
-// with the same boundary: the mapping is not faithful to every parameter
+// with the same boundary (for ToURI, which makes a URI label net/http
+// cannot read as a multipart, the Content-Type that label maps back to
+// is what must keep it): the mapping is not faithful to every parameter
 // (SPEC N2; a quoted boundary with a backslash Go keeps, a multipart/uri.
 // subtype, a boundary beside URI-body), and a form that no longer parses
 // is worse than a label left as it is. Such a label is an error of kind

@@ -21,10 +21,11 @@ var (
 	// ErrSchemeNotAllowed: a label naming a URI scheme that
 	// Options.Schemes does not list.
 	ErrSchemeNotAllowed = errors.New("middleware: URI scheme not allowed")
-	// ErrStructureChange: a multipart label whose mapping would have
-	// net/http read its body with another boundary, or not as a
-	// multipart at all (the mapping is not faithful to every parameter,
-	// SPEC N2), so that the body would no longer parse.
+	// ErrStructureChange: a multipart label whose mapping (for ToURI,
+	// the Content-Type that mapping maps back to) would have net/http
+	// read its body with another boundary, or not as a multipart at all
+	// (the mapping is not faithful to every parameter, SPEC N2), so that
+	// the body would no longer parse.
 	ErrStructureChange = errors.New("middleware: the mapped label would change the multipart boundary")
 	// ErrInvalidHeaderValue: a mapped label that would not be a valid
 	// header field value. The mapping guarantees this cannot happen; the
