@@ -161,9 +161,17 @@ func (s *session) logf(format string, args ...any) {
 // other failure, such as a next hop that cannot be reached or a full disk,
 // becomes 451, which has the sender try again later; its detail, which
 // may name internal addresses and paths, goes to Logf only.
+//
+// A line over the server's MaxLineLength is the one failure of reading the
+// message that comes as a plain error: it is answered 554 5.6.0, since the
+// same message would fail the same way every time it was sent again.
 func (s *session) failed(err error) error {
 	if se, ok := errors.AsType[*smtp.SMTPError](err); ok {
 		return se
+	}
+	if errors.Is(err, smtp.ErrTooLongLine) {
+		s.logf("refused: %v", err)
+		return lineTooLong
 	}
 	s.logf("delivering: %v", err)
 	return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "delivery failed; try again later"}

@@ -687,3 +687,31 @@ func relayOne(t *testing.T, m string) string {
 	_, delivered, _ := strings.Cut(out.String(), "\n")
 	return delivered
 }
+
+// TestLineTooLong: a message with a line longer than the server's
+// MaxLineLength can never be accepted, so it is refused for good (554
+// 5.6.0), not with a 451 that has the sender send it again and again,
+// however it is handed on.
+func TestLineTooLong(t *testing.T) {
+	long := "Subject: x\r\n\r\n" + strings.Repeat("x", 3000) + "\r\n"
+	hop := serve(t, &Backend{Deliver: WriterDeliver(io.Discard)})
+	for _, tt := range []struct {
+		name    string
+		deliver Deliver
+	}{
+		{"standard output", WriterDeliver(io.Discard)},
+		{"a folder", DirDeliver(t.TempDir())},
+		{"the next hop", SMTPDeliver(hop)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := smtp.Dial(serve(t, &Backend{Deliver: tt.deliver}))
+			require.NoError(t, err)
+			defer c.Close()
+			err = c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(long))
+			se, ok := errors.AsType[*smtp.SMTPError](err)
+			require.True(t, ok, "%v", err)
+			assert.Equal(t, 554, se.Code, se.Message)
+			assert.Equal(t, smtp.EnhancedCode{5, 6, 0}, se.EnhancedCode)
+		})
+	}
+}

@@ -34,6 +34,12 @@ const (
 	maxWord   = foldWidth - tabWidth
 )
 
+// lineTooLong is the reply to a message with a line longer than the
+// server takes (RFC 5321 §4.5.3.1.6 allows 1000 octets; go-smtp's
+// MaxLineLength is 2000 by default): permanent, as X.6.0, a problem with
+// the message's content (RFC 3463).
+var lineTooLong = &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 6, 0}, Message: "message has a line longer than the server accepts"}
+
 // routingLoop is the reply to a message with too many Received fields:
 // permanent, so that the sender does not send it again (RFC 3463 X.4.6).
 var routingLoop = &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 4, 6}, Message: "routing loop detected: too many Received fields"}
