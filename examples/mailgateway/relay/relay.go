@@ -113,7 +113,8 @@ func (s *session) Data(r io.Reader) error {
 		return &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 5, 1}, Message: "no valid recipients"}
 	}
 	limit := s.b.maxHops()
-	hops, continued, r := countHops(r, MaxTraceBytes, limit)
+	src := &clientReader{r: r}
+	hops, continued, r := countHops(src, MaxTraceBytes, limit)
 	if hops >= limit {
 		s.logf("refused: %d Received fields, a routing loop (the limit is %d)", hops, limit)
 		return routingLoop
@@ -128,12 +129,12 @@ func (s *session) Data(r io.Reader) error {
 	// the header.
 	rr := mailhdr.NewReader(io.MultiReader(strings.NewReader(trace), r), s.b.Options)
 	if err := s.b.Deliver(s.from, s.to, rr); err != nil {
-		return s.failed(err)
+		return s.failed(err, src.tooLong)
 	}
 	// A Deliver that stopped reading early must not cut the message: the
 	// SMTP reader needs the rest consumed.
 	if _, err := io.Copy(io.Discard, rr); err != nil {
-		return s.failed(err)
+		return s.failed(err, src.tooLong)
 	}
 	rep := rr.Report()
 	for i := range rep.Problems {
@@ -162,19 +163,37 @@ func (s *session) logf(format string, args ...any) {
 // becomes 451, which has the sender try again later; its detail, which
 // may name internal addresses and paths, goes to Logf only.
 //
-// A line over the server's MaxLineLength is the one failure of reading the
-// message that comes as a plain error: it is answered 554 5.6.0, since the
-// same message would fail the same way every time it was sent again.
-func (s *session) failed(err error) error {
+// A message with a line over the server's MaxLineLength (tooLong: reading
+// it from the client failed with smtp.ErrTooLongLine, which go-smtp gives
+// as a plain error) is answered 554 5.6.0, since the same message would
+// fail the same way every time it was sent again. The error alone does not
+// tell: go-smtp's client returns the same one for a next hop's over-long
+// reply, which is no fault of the message.
+func (s *session) failed(err error, tooLong bool) error {
 	if se, ok := errors.AsType[*smtp.SMTPError](err); ok {
 		return se
 	}
-	if errors.Is(err, smtp.ErrTooLongLine) {
+	if tooLong {
 		s.logf("refused: %v", err)
 		return lineTooLong
 	}
 	s.logf("delivering: %v", err)
 	return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "delivery failed; try again later"}
+}
+
+// clientReader is the message as the client sends it; tooLong records
+// that reading it failed on a line over the server's MaxLineLength.
+type clientReader struct {
+	r       io.Reader
+	tooLong bool
+}
+
+func (c *clientReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if errors.Is(err, smtp.ErrTooLongLine) {
+		c.tooLong = true
+	}
+	return n, err
 }
 
 func (s *session) Reset() {

@@ -715,3 +715,29 @@ func TestLineTooLong(t *testing.T) {
 		})
 	}
 }
+
+// A next hop whose reply has a line longer than go-smtp's client takes
+// (here its greeting) is the next hop's fault, not the message's: the
+// client's ErrTooLongLine is a transient failure (451) like any other
+// failure to hand the message on, not the 554 5.6.0 of a message with
+// such a line, which would have the sender bounce a message it can send.
+func TestNextHopLongReplyIsTransient(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			fmt.Fprint(c, "220 "+strings.Repeat("x", 3000)+"\r\n")
+			c.Close()
+		}
+	}()
+	addr := serve(t, &Backend{Deliver: SMTPDeliver(l.Addr().String())})
+	err = send(t, addr, []string{"b@example.net"})
+	se, ok := errors.AsType[*smtp.SMTPError](err)
+	require.True(t, ok, "%v", err)
+	assert.Equal(t, 451, se.Code, se.Message)
+}
