@@ -108,9 +108,10 @@
 // place in between), so that one seen only once (a multipart boundary)
 // evicts nothing, and only if it and its mapping are
 // at most 256 bytes long and the mapping passed every check
-// (Options.Schemes, header-value validation). The cache takes no lock and
-// has a fixed size, at most about 70 KiB per mode in use: a stream of
-// distinct labels, an attacker's included, only replaces its entries.
+// (Options.Schemes, the multipart boundary, header-value validation).
+// The cache takes no lock and has a fixed size, at most about 70 KiB
+// per mode in use: a stream of distinct labels, an attacker's
+// included, only replaces its entries.
 // A rewritten response label then costs one allocation (its new header
 // slice); a rewritten request label three (the header map and its group,
 // and one allocation holding the copy of the request, its context and,

@@ -54,6 +54,7 @@ func TestMapLabel(t *testing.T) {
 		{"canonical keeps a boundary", Canonical, Options{}, "Multipart/Form-Data; boundary=xyz", `multipart/form-data; boundary="xyz"`, nil},
 		{"canonical keeps a multipart without a boundary", Canonical, Options{}, "multipart/mixed", "multipart/mixed", nil},
 		{"canonical refuses to drop a backslash Go keeps", Canonical, Options{}, `multipart/form-data; boundary="a\b"`, "", ErrStructureChange},
+		{"canonical refuses it after white space", Canonical, Options{}, " \tmultipart/form-data; boundary=\"a\\b\"", "", ErrStructureChange},
 		{"canonical refuses to make a multipart an application", Canonical, Options{}, "multipart/uri.a%3Ab; boundary=x", "", ErrStructureChange},
 		{"canonical refuses a boundary encoded again", Canonical, Options{}, `multipart/form-data; boundary="x y"; URI-body="http://a/b"`, "", ErrStructureChange},
 		{"to-uri keeps a boundary", ToURI, Options{}, `multipart/form-data; boundary="x y"`, `ContentType:multipart/form-data?boundary="x%20y"`, nil},
