@@ -92,6 +92,16 @@ func distinctURIs() []string {
 	return labels
 }
 
+// distinctMultiparts returns multipart labels as a browser sends them,
+// each with a boundary of its own, as many as distinctURIs.
+func distinctMultiparts() []string {
+	labels := make([]string, 32*cacheSlots)
+	for i := range labels {
+		labels[i] = fmt.Sprintf("multipart/form-data; boundary=----WebKitFormBoundary%016d", i)
+	}
+	return labels
+}
+
 // clientFields are the header fields besides Content-Type that a server
 // receives with a POST from Go's http.Client.
 var clientFields = http.Header{
@@ -138,6 +148,9 @@ func middlewareCases() []middlewareCase {
 		// Labels that miss the cache: each is mapped afresh.
 		{"rewrite-response-distinct", Rewrite(Options{})(labelsHandler(distinct)), one(benchCT), nil},
 		{"rewrite-request-distinct", Rewrite(Options{})(labelHandler(benchCT)), distinct, nil},
+		// A browser's multipart forms, written canonically: every label
+		// misses the cache, and is checked to keep its boundary.
+		{"canonical-request-multipart", Rewrite(Options{Request: Canonical})(labelHandler(benchCT)), distinctMultiparts(), nil},
 	}
 }
 
@@ -181,6 +194,13 @@ func BenchmarkMappingShare(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			_, _ = mapping.ToURI(benchCT)
+		}
+	})
+	b.Run("Canonical-multipart", func(b *testing.B) {
+		label := distinctMultiparts()[0]
+		b.ReportAllocs()
+		for b.Loop() {
+			_, _ = mapping.Canonical(label)
 		}
 	})
 	b.Run("Detect", func(b *testing.B) {

@@ -1,6 +1,7 @@
 package middleware
 
 import (
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -48,5 +49,42 @@ func TestStructureChangeKeepsTheBody(t *testing.T) {
 				assert.Contains(t, w.Body.String(), "(structure-change)")
 			}
 		})
+	}
+}
+
+// FuzzSimpleBoundary holds simpleBoundary, the allocation-free reading of
+// a boundary, to mime.ParseMediaType, which it stands in for: whatever it
+// reads, Go reads the same, with no other parameter.
+func FuzzSimpleBoundary(f *testing.F) {
+	for _, s := range []string{
+		"multipart/form-data; boundary=----WebKitFormBoundary0123456789abcdef",
+		`multipart/form-data; boundary="----x y"`, ` Multipart/Mixed ;	BOUNDARY=a `,
+		`multipart/mixed; boundary=""`, `multipart/mixed; boundary="a\b"`, `multipart/mixed; boundary="a"b"`,
+		"multipart/mixed; boundary=a; charset=b", "multipart/mixed;boundary=a=b", "multipart/mixed; boundary =a",
+		"multipart/mixed;\vboundary=a", "multipart/mixed; boundary=\"a\r\nb\"", "text/plain; boundary=a",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b, ok := simpleBoundary(s)
+		if !ok {
+			return
+		}
+		_, params, err := mime.ParseMediaType(s)
+		require.NoError(t, err, "%q read as boundary %q", s, b)
+		assert.Equal(t, map[string]string{"boundary": b}, params, "%q", s)
+	})
+}
+
+// A label as browsers send it, and as mapping.Canonical writes it, is
+// read without allocating.
+func TestSimpleBoundaryAllocates(t *testing.T) {
+	for _, s := range []string{
+		"multipart/form-data; boundary=----WebKitFormBoundary0123456789abcdef",
+		`multipart/form-data; boundary="----WebKitFormBoundary0123456789abcdef"`,
+	} {
+		var ok bool
+		assert.Zero(t, testing.AllocsPerRun(100, func() { _, ok = goBoundary(s) }), s)
+		assert.True(t, ok, s)
 	}
 }
