@@ -12,10 +12,14 @@
 // a message for relay or delivery; only that field is added (and an
 // empty line after it if the message starts with a continuation line, the
 // start of its body), and the rewrite changes nothing but Content-Type
-// fields. A message that arrives
+// fields; into -dir, the message's final delivery, a Return-Path field
+// holding the sender goes above it. A message that arrives
 // with -max-hops Received fields or more (100, RFC 5321 §6.3's "normally
 // at least 100") is caught in a routing loop: it is refused with 554
-// 5.4.6, which the sender does not retry, and not handed on.
+// 5.4.6, which the sender does not retry, and not handed on. Envelope
+// addresses must be local@domain with a dot-atom local part of ASCII;
+// others (a quoted local part, which go-smtp would hand on unquoted) get
+// 553.
 //
 // It listens on 127.0.0.1 by default, takes no authentication and speaks
 // no TLS: put it on a trusted path. Interrupt it to stop it.

@@ -126,9 +126,10 @@ func ExampleDirDeliver() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Print(string(b))
+	fmt.Print(strings.ReplaceAll(string(b), "\r\n", "\n"))
 	// Output:
 	// 1 file
+	// Return-Path: <a@example.com>
 	// Subject: x
 	//
 	// hi

@@ -15,6 +15,10 @@
 // line has no header as mailhdr reads it: an empty line after the
 // Received field keeps it all body, as the line would otherwise continue
 // the Received field and make the lines after it header fields.)
+//
+// Envelope addresses are taken only as local@domain with a dot-atom local
+// part of ASCII (and the null sender), so that each is handed on, and
+// written into a trace field, as the client meant it; others get 553.
 package relay
 
 import (
@@ -93,13 +97,21 @@ type session struct {
 	esmtp bool
 }
 
+// Mail takes the null reverse-path or a plain address (see badAddress).
 func (s *session) Mail(from string, opts *smtp.MailOptions) error {
+	if from != "" && !isMailbox(from) {
+		return badAddress(smtp.EnhancedCode{5, 1, 7}, "sender")
+	}
 	s.from = from
 	s.esmtp = usedExtension(opts)
 	return nil
 }
 
+// Rcpt takes a plain address (see badAddress).
 func (s *session) Rcpt(to string, opts *smtp.RcptOptions) error {
+	if !isMailbox(to) {
+		return badAddress(smtp.EnhancedCode{5, 1, 3}, "recipient")
+	}
 	s.to = append(s.to, to)
 	s.esmtp = s.esmtp || usedRcptExtension(opts)
 	return nil
@@ -181,6 +193,21 @@ func (s *session) failed(err error, tooLong bool) error {
 	return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "delivery failed; try again later"}
 }
 
+// badAddress is the reply to an envelope address that is not local@domain
+// with a dot-atom local part of ASCII and a domain name or address
+// literal: 553, permanent (RFC 3463 X.1.7 for a sender, X.1.3 for a
+// recipient). go-smtp hands a session a quoted local part unquoted
+// ("a b"@x.example as a b@x.example, "a@b"@x.example as a@b@x.example),
+// and its client sends an address on as it is, so such an address would
+// reach the next hop as another one, or as none; and the gateway writes
+// the sender into a Return-Path field, the recipient into its Received
+// field. Such addresses are rare (RFC 5321 §4.1.2 advises against them),
+// and the gateway does not offer SMTPUTF8.
+func badAddress(code smtp.EnhancedCode, which string) error {
+	return &smtp.SMTPError{Code: 553, EnhancedCode: code,
+		Message: which + " address not accepted: this gateway takes local@domain with a dot-atom local part only"}
+}
+
 // clientReader is the message as the client sends it; tooLong records
 // that reading it failed on a line over the server's MaxLineLength.
 type clientReader struct {
@@ -230,15 +257,29 @@ func SMTPDeliver(addr string) Deliver {
 // .eml. A file is written under a temporary name and renamed when it is
 // complete. dir must exist: DirDeliver does not make it (the mailgateway
 // command does), and without it every message fails.
+//
+// A folder is the message's final delivery, so, as RFC 5321 §4.4 has the
+// delivering server do, each file starts with a Return-Path field that
+// holds the envelope sender: "Return-Path: <a@example.com>", or
+// "Return-Path: <>" for the null sender of a bounce. A sender that is not
+// local@domain with a dot-atom local part of ASCII and a domain name or
+// address literal (which a Backend refuses at MAIL FROM) is an error, and
+// no file is written.
 func DirDeliver(dir string) Deliver {
 	var n atomic.Uint64
-	return func(_ string, _ []string, msg io.Reader) error {
+	return func(from string, _ []string, msg io.Reader) error {
+		if from != "" && !isMailbox(from) {
+			return fmt.Errorf("relay: sender %q cannot be written in a Return-Path field", from)
+		}
 		name := fmt.Sprintf("%s-%d.eml", time.Now().UTC().Format("20060102T150405.000000000"), n.Add(1))
 		tmp, err := os.CreateTemp(dir, ".incoming-*")
 		if err != nil {
 			return err
 		}
-		_, err = io.Copy(tmp, msg)
+		_, err = io.WriteString(tmp, "Return-Path: <"+from+">\r\n")
+		if err == nil {
+			_, err = io.Copy(tmp, msg)
+		}
 		err = errors.Join(err, tmp.Close())
 		if err == nil {
 			err = os.Rename(tmp.Name(), filepath.Join(dir, name))

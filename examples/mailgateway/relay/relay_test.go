@@ -68,9 +68,78 @@ func TestDirDeliver(t *testing.T) {
 	require.Len(t, files, 1)
 	b, err := os.ReadFile(files[0])
 	require.NoError(t, err)
-	assert.Equal(t, received+rewritten, string(b))
+	assert.Equal(t, "Return-Path: <a@example.com>\r\n"+received+rewritten, string(b))
 	left, _ := filepath.Glob(filepath.Join(dir, ".incoming-*"))
 	assert.Empty(t, left)
+}
+
+// TestDirDeliverReturnPath: a file in the folder starts with the envelope
+// sender in a Return-Path field (RFC 5321 §4.4), <> for the null sender of
+// a bounce; a sender that cannot be written there is an error, and no
+// file is written.
+func TestDirDeliverReturnPath(t *testing.T) {
+	for _, tt := range []struct {
+		from, want string // want "": an error
+	}{
+		{"a@example.com", "Return-Path: <a@example.com>\r\n"},
+		{"", "Return-Path: <>\r\n"},
+		{"postmaster@[192.0.2.1]", "Return-Path: <postmaster@[192.0.2.1]>\r\n"},
+		{"a@example.com>\r\nBcc: c@example.org", ""},
+		{"a b@example.com", ""},
+		{"a@b@example.com", ""},
+	} {
+		t.Run(fmt.Sprintf("%q", tt.from), func(t *testing.T) {
+			dir := t.TempDir()
+			err := DirDeliver(dir)(tt.from, []string{"b@example.net"}, strings.NewReader(msg))
+			files, _ := os.ReadDir(dir)
+			if tt.want == "" {
+				require.Error(t, err)
+				assert.Empty(t, files)
+				return
+			}
+			require.NoError(t, err)
+			require.Len(t, files, 1)
+			b, err := os.ReadFile(filepath.Join(dir, files[0].Name()))
+			require.NoError(t, err)
+			assert.Equal(t, tt.want+msg, string(b))
+		})
+	}
+}
+
+// TestEnvelopeAddresses: the gateway takes local@domain with a dot-atom
+// local part (a domain name or address literal after the @) and the null
+// sender, and refuses other addresses with 553: go-smtp hands a quoted
+// local part on unquoted, so "a@b"@example.net would reach the next hop as
+// a@b@example.net.
+func TestEnvelopeAddresses(t *testing.T) {
+	for _, tt := range []struct {
+		name, cmd string
+		code      int
+		enhanced  smtp.EnhancedCode
+	}{
+		{"a sender", "MAIL FROM:<a.b+c@example.com>", 250, smtp.EnhancedCode{2, 0, 0}},
+		{"the null sender", "MAIL FROM:<>", 250, smtp.EnhancedCode{2, 0, 0}},
+		{"a sender at an address literal", "MAIL FROM:<a@[IPv6:2001:db8::1]>", 250, smtp.EnhancedCode{2, 0, 0}},
+		{"a quoted sender", `MAIL FROM:<"a b"@example.com>`, 553, smtp.EnhancedCode{5, 1, 7}},
+		{"a sender with an escape", "MAIL FROM:<a@example.com\x1b[2K>", 553, smtp.EnhancedCode{5, 1, 7}},
+		{"a sender with a CR", "MAIL FROM:<a@ex\rample.com>", 553, smtp.EnhancedCode{5, 1, 7}},
+		{"a sender beyond ASCII", "MAIL FROM:<a@exämple.com>", 553, smtp.EnhancedCode{5, 1, 7}},
+		{"a recipient", "RCPT TO:<b@example.net>", 250, smtp.EnhancedCode{2, 0, 0}},
+		{"a quoted recipient with an @", `RCPT TO:<"b@c"@example.net>`, 553, smtp.EnhancedCode{5, 1, 3}},
+		{"a quoted recipient", `RCPT TO:<"b; x"@example.net>`, 553, smtp.EnhancedCode{5, 1, 3}},
+		{"a recipient with a CR", "RCPT TO:<b@exam\rple.net>", 553, smtp.EnhancedCode{5, 1, 3}},
+		{"a recipient beyond ASCII", "RCPT TO:<bü@example.net>", 553, smtp.EnhancedCode{5, 1, 3}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rc := dialRaw(t, serve(t, &Backend{Deliver: func(string, []string, io.Reader) error { return nil }}))
+			require.True(t, strings.HasPrefix(rc.send("EHLO client.example\r\n"), "250"))
+			if strings.HasPrefix(tt.cmd, "RCPT") {
+				require.True(t, strings.HasPrefix(rc.send("MAIL FROM:<a@example.com>\r\n"), "250"))
+			}
+			want := fmt.Sprintf("%d %d.%d.%d ", tt.code, tt.enhanced[0], tt.enhanced[1], tt.enhanced[2])
+			assert.True(t, strings.HasPrefix(rc.send(tt.cmd+"\r\n"), want), "want %q", want)
+		})
+	}
 }
 
 func TestWriterDeliverAndLog(t *testing.T) {
@@ -329,9 +398,10 @@ func TestSMTPDeliverQuitFails(t *testing.T) {
 }
 
 // TestSenderPrintedSafely: an envelope sender with control octets (go-smtp
-// accepts a bare CR in a MAIL FROM domain) is Go-quoted in the line
-// WriterDeliver writes and in the log, so it cannot forge a log line or
-// send terminal escape sequences; a plain address is written as it is.
+// accepts a bare CR in a MAIL FROM domain; a Backend refuses it, but
+// WriterDeliver may be called with anything) is Go-quoted in the line
+// WriterDeliver writes, so it cannot forge a line or send terminal escape
+// sequences; a plain address is written as it is.
 func TestSenderPrintedSafely(t *testing.T) {
 	for _, tc := range []struct{ from, shown string }{
 		{"a@example.com", "a@example.com"},
@@ -341,19 +411,25 @@ func TestSenderPrintedSafely(t *testing.T) {
 	} {
 		t.Run(tc.shown, func(t *testing.T) {
 			var out bytes.Buffer
-			var logged []string
-			be := &Backend{Deliver: WriterDeliver(&out), Logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }}
-			sess, err := be.NewSession(nil)
-			require.NoError(t, err)
-			require.NoError(t, sess.Mail(tc.from, nil))
-			require.NoError(t, sess.Rcpt("b@example.net", nil))
-			require.NoError(t, sess.Data(strings.NewReader("Content-Type: text\r\n\r\nx")))
+			require.NoError(t, WriterDeliver(&out)(tc.from, []string{"b@example.net"}, strings.NewReader("x")))
 			first, _, _ := strings.Cut(out.String(), "\n")
 			assert.Equal(t, "=== message from <"+tc.shown+"> to [\"b@example.net\"]", first)
-			require.Len(t, logged, 1, "the unmappable Content-Type is logged")
-			assert.True(t, strings.HasPrefix(logged[0], "message from "+tc.shown+": "), logged[0])
 		})
 	}
+}
+
+// TestLogNamesSender: what the log says of a message starts with its
+// sender.
+func TestLogNamesSender(t *testing.T) {
+	var logged []string
+	be := &Backend{Deliver: WriterDeliver(io.Discard), Logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }}
+	sess, err := be.NewSession(nil)
+	require.NoError(t, err)
+	require.NoError(t, sess.Mail("a@example.com", nil))
+	require.NoError(t, sess.Rcpt("b@example.net", nil))
+	require.NoError(t, sess.Data(strings.NewReader("Content-Type: text\r\n\r\nx")))
+	require.Len(t, logged, 1, "the unmappable Content-Type is logged")
+	assert.True(t, strings.HasPrefix(logged[0], "message from a@example.com: "), logged[0])
 }
 
 // TestWriterDeliverStalledSender: a sender that stops part-way through its
@@ -425,37 +501,58 @@ func checkReceived(t *testing.T, msg string) (clauses [4]string, rest string) {
 	return [4]string{strings.Join(strings.Fields(m[1]), " "), m[2], m[3], m[4]}, msg[len(field):]
 }
 
-// rawSession runs an SMTP session on the Backend at addr from the lines
-// given (each sent with CRLF, the client waiting for the reply to each),
-// then the message msg. It returns the reply to the end of the message.
-func rawSession(t *testing.T, addr string, lines []string, msg string) string {
+// rawClient speaks SMTP to a server line by line, so that a test can
+// send what go-smtp's client would refuse to.
+type rawClient struct {
+	t *testing.T
+	c net.Conn
+	r *bufio.Reader
+}
+
+// dialRaw connects to addr and reads the greeting.
+func dialRaw(t *testing.T, addr string) *rawClient {
 	t.Helper()
 	c, err := net.Dial("tcp", addr)
 	require.NoError(t, err)
-	defer c.Close()
+	t.Cleanup(func() { c.Close() })
 	require.NoError(t, c.SetDeadline(time.Now().Add(10*time.Second)))
-	r := bufio.NewReader(c)
-	reply := func() string {
-		var all string
-		for {
-			line, err := r.ReadString('\n')
-			require.NoError(t, err)
-			all += line
-			if len(line) < 4 || line[3] != '-' {
-				return all
-			}
+	rc := &rawClient{t: t, c: c, r: bufio.NewReader(c)}
+	rc.reply()
+	return rc
+}
+
+// reply reads one reply, all its lines.
+func (rc *rawClient) reply() string {
+	rc.t.Helper()
+	var all string
+	for {
+		line, err := rc.r.ReadString('\n')
+		require.NoError(rc.t, err)
+		all += line
+		if len(line) < 4 || line[3] != '-' {
+			return all
 		}
 	}
-	reply() // the greeting
+}
+
+// send writes text, then reads the reply.
+func (rc *rawClient) send(text string) string {
+	rc.t.Helper()
+	_, err := io.WriteString(rc.c, text)
+	require.NoError(rc.t, err)
+	return rc.reply()
+}
+
+// rawSession sends lines, each of which must succeed, then DATA and msg,
+// and returns the reply to the message.
+func rawSession(t *testing.T, addr string, lines []string, msg string) string {
+	t.Helper()
+	rc := dialRaw(t, addr)
 	for _, l := range append(lines, "DATA") {
-		_, err := io.WriteString(c, l+"\r\n")
-		require.NoError(t, err)
-		got := reply()
+		got := rc.send(l + "\r\n")
 		require.True(t, strings.HasPrefix(got, "2") || strings.HasPrefix(got, "354"), "%s: %s", l, got)
 	}
-	_, err = io.WriteString(c, msg+".\r\n")
-	require.NoError(t, err)
-	return reply()
+	return rc.send(msg + ".\r\n")
 }
 
 // TestReceived: the Backend puts one Received field at the top of each
@@ -483,10 +580,6 @@ func TestReceived(t *testing.T) {
 			[4]string{"unknown ([127.0.0.1])", "localhost", "SMTP", "<b@example.net>"}},
 		{"a HELO name too long for a line", []string{"HELO " + long + "." + long + ".example", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>"},
 			[4]string{"unknown ([127.0.0.1])", "localhost", "SMTP", "<b@example.net>"}},
-		{"a quoted local part", []string{"HELO mail.example.com", "MAIL FROM:<a@example.com>", `RCPT TO:<"b; x"@example.net>`},
-			[4]string{"mail.example.com ([127.0.0.1])", "localhost", "SMTP", ""}},
-		{"a recipient with a CR", []string{"HELO mail.example.com", "MAIL FROM:<a@example.com>", "RCPT TO:<b@exam\rple.net>"},
-			[4]string{"mail.example.com ([127.0.0.1])", "localhost", "SMTP", ""}},
 		{"a recipient too long for a line", []string{"HELO mail.example.com", "MAIL FROM:<a@example.com>", "RCPT TO:<" + long + "@" + long + ".example>"},
 			[4]string{"mail.example.com ([127.0.0.1])", "localhost", "SMTP", ""}},
 	} {

@@ -152,10 +152,10 @@ func (s *session) received() string {
 // protocol and tcp (an address literal, or "") come from the server.
 func receivedField(helo, tcp, by, protocol string, to []string, now time.Time) string {
 	from := "unknown"
-	if isDomain(helo) || (isAddressLiteral(helo) && tcp != "") {
+	if len(helo) <= maxWord && (isDomain(helo) || (isAddressLiteral(helo) && tcp != "")) {
 		from = helo
 	}
-	if !isDomain(by) {
+	if len(by) > maxWord || !isDomain(by) {
 		by = "localhost"
 	}
 	clauses := [][]string{{"from", from}, {"by", by}, {"with", protocol}}
@@ -227,7 +227,7 @@ func addressLiteral(a net.Addr) string {
 func isAddressLiteral(s string) bool {
 	inner, ok1 := strings.CutPrefix(s, "[")
 	inner, ok2 := strings.CutSuffix(inner, "]")
-	if !ok1 || !ok2 || len(s) > maxWord {
+	if !ok1 || !ok2 {
 		return false
 	}
 	if len(inner) > 5 && strings.EqualFold(inner[:5], "IPv6:") {
@@ -240,9 +240,9 @@ func isAddressLiteral(s string) bool {
 
 // isDomain reports whether s is a domain name as RFC 5321 writes one
 // (letters, digits and hyphens, in labels of at most 63 that neither start
-// nor end with a hyphen), short enough for a line of the Received field.
+// nor end with a hyphen), of at most 255 octets (§4.5.3.1.2).
 func isDomain(s string) bool {
-	if s == "" || len(s) > maxWord {
+	if s == "" || len(s) > 255 {
 		return false
 	}
 	for label := range strings.SplitSeq(s, ".") {
@@ -259,8 +259,8 @@ func isDomain(s string) bool {
 }
 
 // isMailbox reports whether addr is local@domain with a dot-atom local
-// part (no quoted string, nothing beyond ASCII) and a domain name or
-// address literal.
+// part (no quoted string, nothing beyond ASCII) of at most 64 octets
+// (RFC 5321 §4.5.3.1.1) and a domain name or address literal.
 func isMailbox(addr string) bool {
 	local, domain, ok := strings.Cut(addr, "@")
 	if !ok || local == "" || len(local) > 64 || !(isDomain(domain) || isAddressLiteral(domain)) {
