@@ -256,3 +256,38 @@ func TestHalfSentHeaderCloses(t *testing.T) {
 func runExample(ctx context.Context, stdout io.Writer) error {
 	return run(ctx, "127.0.0.1:0", "", stdout, io.Discard)
 }
+
+// A stored document's label and body are a client's: through the proxy it
+// goes out sandboxed (no script runs with the proxy's origin) and not to
+// be sniffed, whatever its type.
+func TestStoredDocumentsAreSandboxed(t *testing.T) {
+	backend := httptest.NewServer(newBackend())
+	defer backend.Close()
+	target, _ := url.Parse(backend.URL)
+	proxy := httptest.NewServer(newProxy(target, io.Discard))
+	defer proxy.Close()
+	c := proxy.Client()
+
+	tests := []struct{ label, body, served string }{
+		{"text/html", "<script>alert(document.cookie)</script>", "text/html"},
+		{"image/svg+xml", `<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`, "image/svg+xml"},
+		{"text/plain", "<script>alert(1)</script>", "text/plain"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.label, func(t *testing.T) {
+			res, err := c.Post(proxy.URL+"/documents", tt.label, strings.NewReader(tt.body))
+			require.NoError(t, err)
+			res.Body.Close()
+			require.Equal(t, http.StatusCreated, res.StatusCode)
+
+			res, err = c.Get(proxy.URL + res.Header.Get("Location"))
+			require.NoError(t, err)
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			assert.Equal(t, tt.body, string(body))
+			assert.Equal(t, tt.served, res.Header.Get("Content-Type"))
+			assert.Equal(t, "sandbox", res.Header.Get("Content-Security-Policy"))
+			assert.Equal(t, "nosniff", res.Header.Get("X-Content-Type-Options"))
+		})
+	}
+}
