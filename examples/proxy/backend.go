@@ -119,7 +119,13 @@ func (b *backend) load(w http.ResponseWriter, r *http.Request) {
 		uriHTTPError(w, "no such document", http.StatusNotFound)
 		return
 	}
-	w.Header().Set("Content-Type", d.label)
+	// A client chose the label and the body: served as it is, a
+	// text/html or image/svg+xml document would run its scripts with the
+	// proxy's origin (and 127.0.0.1's cookies, which any port shares).
+	h := w.Header()
+	h.Set("Content-Type", d.label)
+	h.Set("Content-Security-Policy", "sandbox")
+	h.Set("X-Content-Type-Options", "nosniff")
 	_, _ = w.Write(d.body)
 }
 

@@ -256,3 +256,93 @@ func TestHalfSentHeaderCloses(t *testing.T) {
 func runExample(ctx context.Context, stdout io.Writer) error {
 	return run(ctx, "127.0.0.1:0", "", stdout, io.Discard)
 }
+
+// A stored document's label and body are a client's: through the proxy it
+// goes out sandboxed (no script runs with the proxy's origin) and not to
+// be sniffed, whatever its type.
+func TestStoredDocumentsAreSandboxed(t *testing.T) {
+	backend := httptest.NewServer(newBackend())
+	defer backend.Close()
+	target, _ := url.Parse(backend.URL)
+	proxy := httptest.NewServer(newProxy(target, io.Discard))
+	defer proxy.Close()
+	c := proxy.Client()
+
+	tests := []struct{ label, body, served string }{
+		{"text/html", "<script>alert(document.cookie)</script>", "text/html"},
+		{"image/svg+xml", `<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`, "image/svg+xml"},
+		{"text/plain", "<script>alert(1)</script>", "text/plain"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.label, func(t *testing.T) {
+			res, err := c.Post(proxy.URL+"/documents", tt.label, strings.NewReader(tt.body))
+			require.NoError(t, err)
+			res.Body.Close()
+			require.Equal(t, http.StatusCreated, res.StatusCode)
+
+			res, err = c.Get(proxy.URL + res.Header.Get("Location"))
+			require.NoError(t, err)
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			assert.Equal(t, tt.body, string(body))
+			assert.Equal(t, tt.served, res.Header.Get("Content-Type"))
+			assert.Equal(t, "sandbox", res.Header.Get("Content-Security-Policy"))
+			assert.Equal(t, "nosniff", res.Header.Get("X-Content-Type-Options"))
+		})
+	}
+}
+
+// The backend learns the client from the proxy, not from the client:
+// X-Forwarded-* and Forwarded fields a client sends are replaced, and the
+// hop-by-hop fields its Connection field names go no further. A backend
+// that cannot be reached, or answers with a label that cannot be mapped,
+// is a 502.
+func TestProxyForwarding(t *testing.T) {
+	headers := make(chan http.Header, 3)
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		headers <- r.Header.Clone()
+		if r.URL.Path == "/unmappable" {
+			w.Header().Set("Content-Type", "ContentType:text/plain%0D%0AX-Evil:%201")
+		}
+	}))
+	target, _ := url.Parse(backend.URL)
+	proxy := httptest.NewServer(newProxy(target, io.Discard))
+	defer proxy.Close()
+
+	req, _ := http.NewRequest(http.MethodGet, proxy.URL+"/", nil)
+	for k, v := range map[string]string{
+		"X-Forwarded-For": "203.0.113.7", "X-Forwarded-Host": "evil.example",
+		"X-Forwarded-Proto": "https", "Forwarded": "for=203.0.113.7",
+		"Connection": "X-Hop", "X-Hop": "1",
+	} {
+		req.Header.Set(k, v)
+	}
+	res, err := proxy.Client().Do(req)
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	saw := <-headers
+	tests := []struct{ field, want string }{
+		{"X-Forwarded-For", "127.0.0.1"},
+		{"X-Forwarded-Host", strings.TrimPrefix(proxy.URL, "http://")},
+		{"X-Forwarded-Proto", "http"},
+		{"Forwarded", ""},
+		{"X-Hop", ""},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, saw.Get(tt.field), tt.field)
+		assert.Len(t, saw.Values(tt.field), min(1, len(tt.want)), tt.field)
+	}
+
+	res, err = proxy.Client().Get(proxy.URL + "/unmappable")
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, http.StatusBadGateway, res.StatusCode, "backend label that cannot be mapped")
+	assert.Empty(t, res.Header.Get("X-Evil"))
+
+	backend.Close()
+	res, err = proxy.Client().Get(proxy.URL + "/")
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, http.StatusBadGateway, res.StatusCode, "backend down")
+}

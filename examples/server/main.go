@@ -57,11 +57,16 @@ func main() {
 // The server's timeouts: headerTimeout bounds how long a client may take
 // to send a request's header (a client that trickles it in holds a
 // connection), readTimeout the reading of a whole request, body included
-// (POST /echo reads up to 1 MiB), idleTimeout how long a keep-alive
-// connection may wait for its next request. The tests shorten them.
+// (POST /echo reads up to 1 MiB), writeTimeout the time from the end of
+// a request's header to the end of its answer, body read included (a
+// client that sends requests and does not read the answers holds a
+// connection once they fill the buffers), idleTimeout how long a
+// keep-alive connection may wait for its next request. No handler streams,
+// so none needs longer. The tests shorten them.
 var (
 	headerTimeout = 10 * time.Second
 	readTimeout   = 30 * time.Second
+	writeTimeout  = 60 * time.Second
 	idleTimeout   = 2 * time.Minute
 )
 
@@ -77,6 +82,7 @@ func run(ctx context.Context, addr string, out, logw io.Writer) error {
 		Handler:           newHandler(logw),
 		ReadHeaderTimeout: headerTimeout,
 		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
 		IdleTimeout:       idleTimeout,
 	}
 	fmt.Fprintf(out, `%s

@@ -312,3 +312,31 @@ func TestHalfSentHeaderCloses(t *testing.T) {
 func runExample(ctx context.Context, stdout io.Writer) error {
 	return run(ctx, "127.0.0.1:0", stdout, io.Discard)
 }
+
+// A client that sends requests and does not read the answers does not
+// hold the connection (and the goroutine writing to it) for ever: once
+// the answers fill the buffers between them, the write deadline closes
+// the connection.
+func TestUnreadAnswersTimeOut(t *testing.T) {
+	base := servertest.StartWith(t, &writeTimeout, 300*time.Millisecond, runExample)
+
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	require.NoError(t, err)
+	defer conn.Close()
+	// A small receive buffer, so that a few answers fill the buffers: each
+	// repeats the label, escaped, about 25 times over, some 100 KiB.
+	require.NoError(t, conn.(*net.TCPConn).SetReadBuffer(4096))
+	label := `text/plain; a="` + strings.Repeat("<", maxLabel-len(`text/plain; a=""`)) + `"`
+	req := "GET /api/map?label=" + url.QueryEscape(label) + " HTTP/1.1\r\nHost: x\r\n\r\n"
+	go func() {
+		for range 100 {
+			if _, err := io.WriteString(conn, req); err != nil {
+				return
+			}
+		}
+	}()
+	time.Sleep(time.Second) // the server is stuck writing by now
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(5*time.Second)))
+	n, err := io.Copy(io.Discard, conn)
+	assert.NotErrorIs(t, err, os.ErrDeadlineExceeded, "the server kept the connection open after %d bytes", n)
+}
