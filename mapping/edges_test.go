@@ -1,6 +1,7 @@
 package mapping
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -114,4 +115,19 @@ func TestContentTypeStringEdges(t *testing.T) {
 		require.NoError(t, err, tt.in)
 		assert.Equal(t, tt.want, ct.String(), tt.in)
 	}
+}
+
+// TestLongURIBodyMIMEType: a K2 label too long for nativeDirect's output to
+// stay in ToURI's buffer has its MIME-type item written from the label
+// itself, still lower-cased (K3).
+func TestLongURIBodyMIMEType(t *testing.T) {
+	long := "http://x/" + strings.Repeat("a", 200)
+	in := `TEXT/Plain; URI-body="` + long + `"`
+	want := long + `?MIME-type="text/plain"`
+	got, err := ToURI(in)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	direct, ok := toURIDirect(nil, in, 0)
+	require.True(t, ok, "direct path")
+	assert.Equal(t, want, string(direct))
 }
