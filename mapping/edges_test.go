@@ -46,6 +46,12 @@ func TestEdgeErrors(t *testing.T) {
 		{"R2: MIME-type without a type", false, "http://x?MIME-type=/b", KindBadMIMEType, 19, `MIME-type "/b" is not a media type`},
 		// U7: a triplet in a host must be a UTF-8 octet (0x80-0xFF): %7A is not.
 		{"U7: %7A in a host", false, "a://%7A/", KindInvalidURI, 4, "percent-encoding only for UTF-8 octets"},
+		// C2 on the labels the direct path reads (K1, K2): an empty name, an
+		// empty token value, a CTL where a quoted value should end.
+		{"C2: an empty name after a uri. subtype", true, "application/uri.x%3Ay; =b", KindSyntax, 23, "expected a parameter name at offset 23"},
+		{"C2: an empty value after a uri. subtype", true, "application/uri.x%3Ay; a=", KindSyntax, 25, "expected a parameter value at offset 25"},
+		{"C1: a CTL in a quoted value after a uri. subtype", true, "application/uri.x%3Ay; a=\"b\x01; c=d", KindCTL, 27, "0x01"},
+		{"C1: a CTL in a quoted URI-body", true, "a/b; URI-body=\"x:y\x01; c=d", KindCTL, 18, "0x01"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,6 +78,11 @@ func TestEdgeOutputs(t *testing.T) {
 		// K0: a quoted-pair in a parameter of a uri. subtype is unquoted
 		// before the value is repaired, '%' or not.
 		{"K0: quoted-pair without a triplet", true, `application/uri.x%3Ay; a="b\"c"`, `x:y?a="b%22c"`},
+		// K0: REPAIR keeps a decoded '%' that starts a triplet of dec(S),
+		// also when the triplet's octets were themselves encoded.
+		{"K0: %25 before encoded hex digits", true, "application/uri.x%3Ay%25%34%31", "x:y%41"},
+		{"K0: %25 before a hex digit and an encoded one", true, "application/uri.x%3Ay%254%31", "x:y%41"},
+		{"K0: %25 before encoded hex digits in a URI-body", true, `text/plain; URI-body="x:y%25%34%31"`, `x:y%41?MIME-type="text/plain"`},
 		// K3: 'Z', the last upper-case letter, is lower-cased.
 		{"K3: Z", true, "TEXT/PLAINZ; A=Z", `ContentType:text/plainz?A="Z"`},
 		{"R2: Z in a scheme", false, "HTTPZ:x", "application/uri.httpz%3Ax"},
