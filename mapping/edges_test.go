@@ -44,6 +44,15 @@ func TestEdgeErrors(t *testing.T) {
 		{"R1: decoded URI-fragment name", false, "ContentType:text/plain?URI%2Dfragment=x", KindReservedParam, 23, "decodes to a special Content-Type parameter"},
 		// R2: a MIME-type needs a type before the '/'.
 		{"R2: MIME-type without a type", false, "http://x?MIME-type=/b", KindBadMIMEType, 19, `MIME-type "/b" is not a media type`},
+		// U7-U9 and R1 on the URIs the direct path reads: a MIME-type
+		// item's octets, an item without a name, a URI-fragment item, a
+		// decoded CTL in a quoted value.
+		{"U8: a bad triplet in MIME-type", false, "http://x?MIME-type=a/b%7g", KindInvalidURI, 22, "'%' not followed by two hex digits in a query value"},
+		{"U8: '^' in MIME-type", false, "http://x?MIME-type=a/b^c", KindInvalidURI, 22, "'^' not allowed in a query value"},
+		{"U8: an item without a name makes the query opaque", false, `ContentType:a/b?="x"`, KindInvalidURI, 17, "not allowed in an opaque query"},
+		{"U9: a URI-fragment item in a ContentType: URI", false, `ContentType:a/b?URI-fragment="x"`, KindReservedParam, 16, "query item URI-fragment at offset 16"},
+		{"R1: decoded DEL in a quoted value", false, `ContentType:a/b?a="%7F"`, KindCTL, 19, "0x7F"},
+		{"R1: decoded 0x1F in a quoted value", false, `ContentType:a/b?a="%1F"`, KindCTL, 19, "0x1F"},
 		// U7: a triplet in a host must be a UTF-8 octet (0x80-0xFF): %7A is not.
 		{"U7: %7A in a host", false, "a://%7A/", KindInvalidURI, 4, "percent-encoding only for UTF-8 octets"},
 		// C2 on the labels the direct path reads (K1, K2): an empty name, an
@@ -86,6 +95,10 @@ func TestEdgeOutputs(t *testing.T) {
 		// K3: 'Z', the last upper-case letter, is lower-cased.
 		{"K3: Z", true, "TEXT/PLAINZ; A=Z", `ContentType:text/plainz?A="Z"`},
 		{"R2: Z in a scheme", false, "HTTPZ:x", "application/uri.httpz%3Ax"},
+		{"R1: an encoded upper-case letter in the media type", false, "ContentType:TEXT/%50lain%5A", "text/plainz"},
+		{"R1: the letter A in the media type", false, "ContentType:TEXT/PLAIN", "text/plain"},
+		{"R1: a triplet in the media type", false, "ContentType:text/x%41", "text/xa"},
+		{"R1: a triplet in a name", false, `ContentType:a/b?x%41="1"`, `a/b; xA="1"`},
 		{"R2: Z in MIME-type", false, "http://x?MIME-type=TEXT/PLAINZ", `text/plainz; URI-body="http%3A%2F%2Fx"`},
 		// R4: the fragment is ENC_C-encoded, which keeps '&'.
 		{"R4: '&' in the fragment", false, "http://x#a&b", `application/uri.http%3A%2F%2Fx; URI-fragment="a&b"`},
