@@ -242,7 +242,7 @@ func TestDecodeLegacyCharset(t *testing.T) {
 		assert.Equal(t, tt.index, e.Index)
 	}
 
-	for _, cs := range []string{"klingon", "utf-16le", "UTF-16", "replacement", "iso-2022-kr"} {
+	for _, cs := range []string{"klingon", "utf-16le", "utf-16be", "UTF-16", "replacement", "iso-2022-kr"} {
 		_, err := Decoder{LegacyCharset: cs}.DecodeLegacy("a=1")
 		assert.ErrorIs(t, err, ErrUnknownCharset, cs)
 	}
