@@ -94,6 +94,7 @@ func TestEdgeOutputs(t *testing.T) {
 		{"K0: %25 before encoded hex digits in a URI-body", true, `text/plain; URI-body="x:y%25%34%31"`, `x:y%41?MIME-type="text/plain"`},
 		// K3: 'Z', the last upper-case letter, is lower-cased.
 		{"K3: Z", true, "TEXT/PLAINZ; A=Z", `ContentType:text/plainz?A="Z"`},
+		{"K3: a type and subtype of Z alone", true, "Z/Z; A=Z", `ContentType:z/z?A="Z"`},
 		{"R2: Z in a scheme", false, "HTTPZ:x", "application/uri.httpz%3Ax"},
 		{"R1: an encoded upper-case letter in the media type", false, "ContentType:TEXT/%50lain%5A", "text/plainz"},
 		{"R1: the letter A in the media type", false, "ContentType:TEXT/PLAIN", "text/plain"},
