@@ -55,6 +55,9 @@ func TestEdgeErrors(t *testing.T) {
 		{"R1: decoded 0x1F in a quoted value", false, `ContentType:a/b?a="%1F"`, KindCTL, 19, "0x1F"},
 		// U7: a triplet in a host must be a UTF-8 octet (0x80-0xFF): %7A is not.
 		{"U7: %7A in a host", false, "a://%7A/", KindInvalidURI, 4, "percent-encoding only for UTF-8 octets"},
+		{"U7: the first '@' ends the userinfo", false, "http://a@b@c/", KindInvalidURI, 10, "expected a host at offset 10"},
+		// R0.16 messages quote a printable octet, SP included.
+		{"R1: a decoded SP in a name", false, "ContentType:text/plain?a%20b=1", KindBadParamName, 24, "octet ' ' at offset 24"},
 		// C2 on the labels the direct path reads (K1, K2): an empty name, an
 		// empty token value, a CTL where a quoted value should end.
 		{"C2: an empty name after a uri. subtype", true, "application/uri.x%3Ay; =b", KindSyntax, 23, "expected a parameter name at offset 23"},
@@ -106,6 +109,8 @@ func TestEdgeOutputs(t *testing.T) {
 		{"R4: '&' in the fragment of an IRI", false, "http://x/\u00e9#a&b", `application/uri.http%3A%2F%2Fx%2F%25C3%25A9; URI-fragment="a&b"`},
 		// U7: %80-%8F are UTF-8 octets, allowed in a host.
 		{"U7: %82 in a host", false, "a://%E2%82%AC/", "application/uri.a%3A%2F%2F%25E2%2582%25AC%2F"},
+		{"U7: a body of one '/' has no authority", false, "a:/x:y", "application/uri.a%3A%2Fx%3Ay"},
+		{"U7: a zone ID of unreserved octets", false, "http://[fe80::1%25eth_0]/", "application/uri.http%3A%2F%2F%5Bfe80%3A%3A1%2525eth_0%5D%2F"},
 		// C2: U+FFFD written as it is, is valid UTF-8.
 		{"C2: U+FFFD in a quoted-string", true, "text/plain; a=\"\ufffd\"", `ContentType:text/plain?a="%EF%BF%BD"`},
 	}

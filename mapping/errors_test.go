@@ -122,6 +122,7 @@ func TestKindOf(t *testing.T) {
 	assert.Equal(t, Kind(0), KindOf(nil))
 	assert.Equal(t, Kind(0), KindOf(errors.New("other")))
 	assert.Equal(t, KindCTL, KindOf(ErrCTL))
+	assert.Equal(t, KindBadUTF8, KindOf(fmt.Errorf("handler: %w", ErrBadUTF8)), "a wrapped sentinel")
 	_, err := ToURI("text")
 	wrapped := fmt.Errorf("handler: %w", err)
 	assert.Equal(t, KindSyntax, KindOf(wrapped))
