@@ -33,6 +33,11 @@ func TestErrorKinds(t *testing.T) {
 		{"ctl beats an earlier syntax error (C1 first)", true, "te xt/plain\x01", nil, KindCTL, 11, "0x01"},
 		{"ctl beats bad-utf8", true, "text/plain; a=\"\xff\"; b=\"\x7f\"", nil, KindCTL, 22, "0x7F"},
 		{"ctl: quoted-pair of LF", true, "text/plain; a=\"\\\n\"", nil, KindCTL, 16, "0x0A"},
+		// R0.2: DEL (0x7F) is a CTL like 0x00-0x1F, in a quoted-string
+		// and a comment too, on the general and the direct path.
+		{"ctl: DEL in a quoted value", true, "text/plain; a=\"x\x7fy\"", nil, KindCTL, 16, "control character 0x7F at offset 16"},
+		{"ctl: DEL in a quoted URI-body", true, "a/b; URI-body=\"x:\x7f\"", nil, KindCTL, 17, "0x7F"},
+		{"ctl: DEL in a comment", true, "text/plain (x\x7fy)", nil, KindCTL, 13, "0x7F"},
 		{"ctl: decoded CR in a ContentType: URI", false, "ContentType:text/plain%0D%0AX-Evil:%201", nil, KindCTL, 22, "decoded control character 0x0D at offset 22 would land in a header"},
 		{"ctl: decoded NUL in a MIME-type", false, "http://x?MIME-type=text/pl%00ain", nil, KindCTL, 26, "0x00"},
 		{"ctl: decoded HTAB in a name", false, "ContentType:text/plain?a%09b=1", nil, KindCTL, 24, "0x09"},
@@ -117,6 +122,7 @@ func TestKindOf(t *testing.T) {
 	assert.Equal(t, Kind(0), KindOf(nil))
 	assert.Equal(t, Kind(0), KindOf(errors.New("other")))
 	assert.Equal(t, KindCTL, KindOf(ErrCTL))
+	assert.Equal(t, KindBadUTF8, KindOf(fmt.Errorf("handler: %w", ErrBadUTF8)), "a wrapped sentinel")
 	_, err := ToURI("text")
 	wrapped := fmt.Errorf("handler: %w", err)
 	assert.Equal(t, KindSyntax, KindOf(wrapped))

@@ -3,6 +3,7 @@ package urlencoded
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 	"unsafe"
@@ -134,6 +135,30 @@ func TestDecodeMaxPairs(t *testing.T) {
 	assert.ErrorIs(t, err, ErrTooManyPairs)
 }
 
+// TestDefaultMaxPairsIsNetURLs: DefaultMaxPairs is the limit url.ParseQuery
+// applies by default (10000 pairs), as documented: at the limit both
+// accept, one past it both refuse.
+func TestDefaultMaxPairsIsNetURLs(t *testing.T) {
+	many := func(n int) string { return strings.Repeat("a=1&", n-1) + "a=1" }
+	for _, tt := range []struct {
+		pairs int
+		ok    bool
+	}{
+		{10000, true},
+		{10001, false},
+	} {
+		_, uerr := url.ParseQuery(many(tt.pairs))
+		require.Equal(t, tt.ok, uerr == nil, "url.ParseQuery of %d pairs: %v", tt.pairs, uerr)
+		d, err := Decode(many(tt.pairs))
+		if tt.ok {
+			require.NoError(t, err)
+			assert.Len(t, d, tt.pairs)
+		} else {
+			assert.ErrorIs(t, err, ErrTooManyPairs, "%d pairs", tt.pairs)
+		}
+	}
+}
+
 // TestDecodeAllocations: Decode allocates the result slice, plus one
 // buffer when some name or value needs decoding; the other strings are
 // substrings of the input.
@@ -217,7 +242,7 @@ func TestDecodeLegacyCharset(t *testing.T) {
 		assert.Equal(t, tt.index, e.Index)
 	}
 
-	for _, cs := range []string{"klingon", "utf-16le", "UTF-16", "replacement", "iso-2022-kr"} {
+	for _, cs := range []string{"klingon", "utf-16le", "utf-16be", "UTF-16", "replacement", "iso-2022-kr"} {
 		_, err := Decoder{LegacyCharset: cs}.DecodeLegacy("a=1")
 		assert.ErrorIs(t, err, ErrUnknownCharset, cs)
 	}

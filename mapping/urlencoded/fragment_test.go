@@ -12,7 +12,7 @@ import (
 )
 
 func TestFilter(t *testing.T) {
-	d := DataSet{def("a", "1"), undef("b"), def("a", "2"), def("", "3"), undef("d,"), undef("f"), def("a+b", "x"), def("a b", "y"), def("(", "p")}
+	d := DataSet{def("a", "1"), undef("b"), def("a", "2"), def("", "3"), undef("d,"), undef("f"), def("a+b", "x"), def("a b", "y"), def("(", "p"), def("%4", "t")}
 	tests := []struct {
 		fragment string
 		want     DataSet
@@ -25,6 +25,7 @@ func TestFilter(t *testing.T) {
 		{"%28", DataSet{def("(", "p")}}, // an escaped parenthesis is a name
 		{"", DataSet{def("", "3")}},
 		{"nothing", nil},
+		{"%4", DataSet{def("%4", "t")}}, // a '%' two octets from the end starts no triplet
 	}
 	for _, tt := range tests {
 		got, err := d.Filter(tt.fragment)
