@@ -117,7 +117,7 @@ func ExampleDirDeliver() {
 	defer os.RemoveAll(dir)
 
 	deliver := relay.DirDeliver(dir)
-	if err := deliver("a@example.com", []string{"b@example.net"}, strings.NewReader("Subject: x\n\nhi\n")); err != nil {
+	if err := deliver("a@example.com", []string{"b@example.net"}, strings.NewReader("Subject: x\r\n\r\nhi\r\n")); err != nil {
 		panic(err)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.eml"))

@@ -195,7 +195,7 @@ func (s *session) failed(err error, tooLong bool) error {
 
 // badAddress is the reply to an envelope address that is not local@domain
 // with a dot-atom local part of ASCII and a domain name or address
-// literal: 553, permanent (RFC 3463 X.1.7 for a sender, X.1.3 for a
+// literal, at most 254 octets in all: 553, permanent (RFC 3463 X.1.7 for a sender, X.1.3 for a
 // recipient). go-smtp hands a session a quoted local part unquoted
 // ("a b"@x.example as a b@x.example, "a@b"@x.example as a@b@x.example),
 // and its client sends an address on as it is, so such an address would
@@ -205,7 +205,7 @@ func (s *session) failed(err error, tooLong bool) error {
 // and the gateway does not offer SMTPUTF8.
 func badAddress(code smtp.EnhancedCode, which string) error {
 	return &smtp.SMTPError{Code: 553, EnhancedCode: code,
-		Message: which + " address not accepted: this gateway takes local@domain with a dot-atom local part only"}
+		Message: which + " address not accepted: this gateway takes local@domain with a dot-atom local part of ASCII only"}
 }
 
 // clientReader is the message as the client sends it; tooLong records

@@ -259,11 +259,14 @@ func isDomain(s string) bool {
 }
 
 // isMailbox reports whether addr is local@domain with a dot-atom local
-// part (no quoted string, nothing beyond ASCII) of at most 64 octets
-// (RFC 5321 §4.5.3.1.1) and a domain name or address literal.
+// part (no quoted string, nothing beyond ASCII) and a domain name or
+// address literal, at most 254 octets in all (a path of 256 with its
+// angle brackets, RFC 5321 §4.5.3.1.3). The local part may be longer than
+// the 64 octets of §4.5.3.1.1, as SRS and VERP senders are, since §4.5.3.1
+// has servers take what they can.
 func isMailbox(addr string) bool {
 	local, domain, ok := strings.Cut(addr, "@")
-	if !ok || local == "" || len(local) > 64 || !(isDomain(domain) || isAddressLiteral(domain)) {
+	if !ok || local == "" || len(addr) > 254 || !(isDomain(domain) || isAddressLiteral(domain)) {
 		return false
 	}
 	for atom := range strings.SplitSeq(local, ".") {
