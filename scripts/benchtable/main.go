@@ -12,6 +12,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -44,7 +45,11 @@ var tables = []struct {
 	{"mailhdr.txt", mailhdrTable},
 }
 
+// run prints the table of each raw file in dir, and fails if there is
+// none. A table is printed only whole: one whose benchmarks or baselines
+// are missing is an error, not a row of zeros.
 func run(w io.Writer, dir string) error {
+	found := 0
 	for _, t := range tables {
 		f, err := os.Open(filepath.Join(dir, t.file))
 		if os.IsNotExist(err) {
@@ -53,16 +58,20 @@ func run(w io.Writer, dir string) error {
 		if err != nil {
 			return err
 		}
+		found++
 		r, err := parse(f)
 		f.Close()
 		if err != nil {
 			return fmt.Errorf("%s: %w", t.file, err)
 		}
-		fmt.Fprintf(w, "%s (%d rounds)\n\n", t.file, r.rounds())
-		if err := t.print(w, r); err != nil {
+		var table bytes.Buffer
+		if err := t.print(&table, r); err != nil {
 			return fmt.Errorf("%s: %w", t.file, err)
 		}
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, "%s (%d rounds)\n\n%s\n", t.file, r.rounds(), table.Bytes())
+	}
+	if found == 0 {
+		return fmt.Errorf("no benchmark output in %s", dir)
 	}
 	return nil
 }

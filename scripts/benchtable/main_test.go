@@ -62,6 +62,14 @@ func TestMiddlewareTable(t *testing.T) {
 func TestMissingBenchmark(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(dir+"/middleware.txt", []byte("BenchmarkMiddleware/x-2 1 5 ns/op 0 allocs/op\n"), 0o644))
-	err := run(&bytes.Buffer{}, dir)
+	var out bytes.Buffer
+	err := run(&out, dir)
 	assert.ErrorContains(t, err, "no ns/op for Middleware/bare")
+	assert.Empty(t, out.String())
+}
+
+// TestNoOutput: a folder without benchmark output is an error.
+func TestNoOutput(t *testing.T) {
+	err := run(&bytes.Buffer{}, t.TempDir())
+	assert.ErrorContains(t, err, "no benchmark output")
 }
