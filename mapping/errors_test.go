@@ -80,6 +80,53 @@ func TestErrorKinds(t *testing.T) {
 		{"bad-uri-body: a triplet after a quoted-pair", true, `text/plain; URI-body="x:\y%23"`, nil, KindBadURIBody, 26, "'#' in the decoded URI at offset 26"},
 		{"nested: URI-body names ContentType:", true, `text/plain; URI-body="ContentType:a/b"`, nil, KindNested, 22, "names a ContentType: URI"},
 		{"nested: MIME-type names uri.", false, "http://x?MIME-type=application/uri.y%253Az", nil, KindNested, 19, "names a uri. subtype"},
+		// The edges of the octet classes and the order of the checks,
+		// which the vectors pass over: the last CTL below SP (0x1F), DEL
+		// (0x7F) decoded in each part of a URI, a lone 0x80, and which of
+		// two problems of one part is reported (the first).
+		// R0.2, C1: 0x1F is the last CTL below SP.
+		{"C1: 0x1F", true, "text/plain\x1f", nil, KindCTL, 10, "control character 0x1F at offset 10"},
+		{"C1: 0x1F in a quoted-string", true, "text/plain; a=\"\x1f\"", nil, KindCTL, 15, "0x1F"},
+		// C2: 0x80, the lowest octet that needs the UTF-8 check.
+		{"C2: a lone 0x80 in a quoted-string", true, "text/plain; a=\"\x80\"", nil, KindBadUTF8, 15, "invalid UTF-8 at offset 15"},
+		{"C2: a lone 0x80 in a comment", true, "text/plain (\x80)", nil, KindBadUTF8, 12, "invalid UTF-8 at offset 12"},
+		// U4: DEL and the other CTLs are refused where they are, in the
+		// body (before U6's ContentType:// check) and in the query.
+		{"U4: DEL in the body", false, "http://x/a\x7f", nil, KindInvalidURI, 10, "octet 0x7F not allowed in a URI at offset 10"},
+		{"U4 before U6: DEL", false, "ContentType://x\x7f", nil, KindInvalidURI, 15, "octet 0x7F not allowed in a URI at offset 15"},
+		{"U4: a CTL in the query", false, "http://x?a=b\x01", nil, KindInvalidURI, 12, "octet 0x01 not allowed in a URI at offset 12"},
+		// U7: the first invalid octet of the body and of the fragment.
+		{"U7: the first bad octet of the body", false, "http://x/a{b}", nil, KindInvalidURI, 10, "'{' not allowed in the body at offset 10"},
+		{"U7: the first bad octet of the fragment", false, "http://x#a{b}", nil, KindInvalidURI, 10, "'{' not allowed in the fragment at offset 10"},
+		// R1, R2: a decoded DEL is a CTL in every part.
+		{"R1: decoded DEL in the media type", false, "ContentType:text/plain%7F", nil, KindCTL, 22, "decoded control character 0x7F at offset 22"},
+		{"R1: decoded DEL in a name", false, "ContentType:text/plain?a%7Fb=1", nil, KindCTL, 24, "0x7F in a parameter name at offset 24"},
+		{"R1: decoded DEL in a value", false, "ContentType:text/plain?a=%7F", nil, KindCTL, 25, "decoded control character 0x7F at offset 25"},
+		{"R2: decoded DEL in MIME-type", false, "http://x?MIME-type=text/pl%7Fain", nil, KindCTL, 26, "0x7F in MIME-type at offset 26"},
+		// R1: a name that decodes to URI-fragment, as to URI-body.
+		{"R1: decoded URI-fragment name", false, "ContentType:text/plain?URI%2Dfragment=x", nil, KindReservedParam, 23, "decodes to a special Content-Type parameter"},
+		// R2: a MIME-type needs a type before the '/'.
+		{"R2: MIME-type without a type", false, "http://x?MIME-type=/b", nil, KindBadMIMEType, 19, `MIME-type "/b" is not a media type`},
+		// U7-U9 and R1 on the URIs the direct path reads: a MIME-type
+		// item's octets, an item without a name, a URI-fragment item, a
+		// decoded CTL in a quoted value.
+		{"U8: a bad triplet in MIME-type", false, "http://x?MIME-type=a/b%7g", nil, KindInvalidURI, 22, "'%' not followed by two hex digits in a query value"},
+		{"U8: '^' in MIME-type", false, "http://x?MIME-type=a/b^c", nil, KindInvalidURI, 22, "'^' not allowed in a query value"},
+		{"U8: an item without a name makes the query opaque", false, `ContentType:a/b?="x"`, nil, KindInvalidURI, 17, "not allowed in an opaque query"},
+		{"U9: a URI-fragment item in a ContentType: URI", false, `ContentType:a/b?URI-fragment="x"`, nil, KindReservedParam, 16, "query item URI-fragment at offset 16"},
+		{"R1: decoded DEL in a quoted value", false, `ContentType:a/b?a="%7F"`, nil, KindCTL, 19, "0x7F"},
+		{"R1: decoded 0x1F in a quoted value", false, `ContentType:a/b?a="%1F"`, nil, KindCTL, 19, "0x1F"},
+		// U7: a triplet in a host must be a UTF-8 octet (0x80-0xFF): %7A is not.
+		{"U7: %7A in a host", false, "a://%7A/", nil, KindInvalidURI, 4, "percent-encoding only for UTF-8 octets"},
+		{"U7: the first '@' ends the userinfo", false, "http://a@b@c/", nil, KindInvalidURI, 10, "expected a host at offset 10"},
+		// R0.16 messages quote a printable octet, SP included.
+		{"R1: a decoded SP in a name", false, "ContentType:text/plain?a%20b=1", nil, KindBadParamName, 24, "octet ' ' at offset 24"},
+		// C2 on the labels the direct path reads (K1, K2): an empty name, an
+		// empty token value, a CTL where a quoted value should end.
+		{"C2: an empty name after a uri. subtype", true, "application/uri.x%3Ay; =b", nil, KindSyntax, 23, "expected a parameter name at offset 23"},
+		{"C2: an empty value after a uri. subtype", true, "application/uri.x%3Ay; a=", nil, KindSyntax, 25, "expected a parameter value at offset 25"},
+		{"C1: a CTL in a quoted value after a uri. subtype", true, "application/uri.x%3Ay; a=\"b\x01; c=d", nil, KindCTL, 27, "0x01"},
+		{"C1: a CTL in a quoted URI-body", true, "a/b; URI-body=\"x:y\x01; c=d", nil, KindCTL, 18, "0x01"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
