@@ -99,7 +99,7 @@ type session struct {
 
 // Mail takes the null reverse-path or a plain address (see badAddress).
 func (s *session) Mail(from string, opts *smtp.MailOptions) error {
-	if from != "" && !isMailbox(from) {
+	if !isReversePath(from) {
 		return badAddress(smtp.EnhancedCode{5, 1, 7}, "sender")
 	}
 	s.from = from
@@ -268,7 +268,7 @@ func SMTPDeliver(addr string) Deliver {
 func DirDeliver(dir string) Deliver {
 	var n atomic.Uint64
 	return func(from string, _ []string, msg io.Reader) error {
-		if from != "" && !isMailbox(from) {
+		if !isReversePath(from) {
 			return fmt.Errorf("relay: sender %q cannot be written in a Return-Path field", from)
 		}
 		name := fmt.Sprintf("%s-%d.eml", time.Now().UTC().Format("20060102T150405.000000000"), n.Add(1))

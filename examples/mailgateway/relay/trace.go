@@ -282,6 +282,13 @@ func isMailbox(addr string) bool {
 	return true
 }
 
+// isReversePath reports whether from is a sender the gateway takes and
+// can write into a Return-Path field: the null sender "" (<>) or a plain
+// mailbox (isMailbox).
+func isReversePath(from string) bool {
+	return from == "" || isMailbox(from)
+}
+
 func isAlnum(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
