@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 )
@@ -71,7 +72,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	out := bufio.NewWriterSize(stdout, 64<<10)
-	w := newResultWriter(out, stderr, *asJSON)
+	// Messages are buffered too, unless both streams go to one file (2>&1,
+	// a terminal), where each message must come out just before its
+	// ERROR line, at the cost of two writes per failing value.
+	interleave := sameDestination(stdout, stderr)
+	msgs := bufio.NewWriterSize(stderr, 16<<10)
+	w := newResultWriter(out, msgs, *asJSON, interleave)
+	flush := func() error {
+		msgs.Flush() // an error writing messages is ignored, as unbuffered
+		return out.Flush()
+	}
 	// The first error writing the output stops the command: the rest of
 	// an input that may never end would go nowhere.
 	var werr error
@@ -81,7 +91,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				break
 			}
 		}
-	} else if err := eachLine(stdin, func() error { werr = out.Flush(); return werr }, func(n int, line string, tooLong, uri bool) error {
+	} else if err := eachLine(stdin, func() error { werr = flush(); return werr }, func(n int, line string, tooLong, uri bool) error {
 		where := fmt.Sprintf("line %d: ", n)
 		if tooLong {
 			werr = w.write(m.tooLong(line, uri), where)
@@ -90,11 +100,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return werr
 	}); err != nil && werr == nil {
-		fmt.Fprintf(stderr, "cturi: reading standard input: %v\n", err)
+		fmt.Fprintf(msgs, "cturi: reading standard input: %v\n", err)
 		w.failed = true
 	}
 	// After a write error, Flush returns it again (bufio.Writer).
-	if err := out.Flush(); err != nil {
+	if err := flush(); err != nil {
 		fmt.Fprintf(stderr, "cturi: writing standard output: %v\n", err)
 		return exitFailed
 	}
@@ -182,6 +192,22 @@ func mailFlag(arg string) bool {
 	return !hasValue || (err == nil && on)
 }
 
+// sameDestination reports whether stdout and stderr write to one file, so
+// that the order of their lines shows: the same writer, or *os.File
+// values for one file (os.SameFile), as with 2>&1 or one terminal. When
+// that cannot be told, it reports true, which keeps the order.
+func sameDestination(stdout, stderr io.Writer) bool {
+	fo, ok1 := stdout.(*os.File)
+	fe, ok2 := stderr.(*os.File)
+	if !ok1 || !ok2 {
+		t := reflect.TypeOf(stdout)
+		return t == reflect.TypeOf(stderr) && (t == nil || t.Comparable() && stdout == stderr)
+	}
+	so, err1 := fo.Stat()
+	se, err2 := fe.Stat()
+	return err1 != nil || err2 != nil || os.SameFile(so, se)
+}
+
 func usage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprint(w, `Usage: cturi [-to uri|ct|auto] [-strict-uri] [-lenient] [-json] [VALUE...]
        cturi mail [-to uri|ct|canonical] [...] [FILE]
@@ -200,9 +226,10 @@ an empty line is a value too (ERROR:syntax, or relative-uri with -to ct),
 so lines stay in step.
 A value longer than 16 MiB is not mapped (invalid-uri if it would map to
 a Content-Type, as with -to ct or a URI under -to auto; syntax otherwise).
-Output is buffered, but each answer is written before cturi waits for more
-input, so a program can feed it one line at a time, and before the message
-of a later failure, so that with 2>&1 each message precedes its ERROR line.
+Output and messages are buffered, but written before cturi waits for more
+input, so a program can feed it one line at a time. When both streams go
+to one file (2>&1, a terminal), each message is written just before its
+ERROR line instead, which costs two writes per failing value.
 
 Put -- before a VALUE that starts with '-': cturi -- -x/y. With mail (or
 -mail) as the first argument, cturi rewrites the Content-Type fields of a
@@ -212,7 +239,8 @@ as a value; cturi -- mail maps it all the same (ERROR:syntax).
 Exit status: 0 if every value mapped, 1 if any failed or on an I/O error
 (cturi stops at the first error writing standard output), 2 for a usage
 error. When the reader of standard output goes away (cturi | head -1),
-cturi ends by SIGPIPE, as cat does (status 141 in sh), not with status 1.
+cturi ends by SIGPIPE, as cat does (status 141 in sh), not with status 1,
+and messages still buffered are lost with it.
 
 Flags:
 `)

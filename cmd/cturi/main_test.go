@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -439,16 +441,16 @@ func TestReadErrorFails(t *testing.T) {
 	}
 }
 
-// TestStopsWhenOutputFailsWithArguments: with values as arguments too,
-// cturi maps none after the first error writing standard output (no
-// message for a later failure).
-func TestStopsWhenOutputFailsWithArguments(t *testing.T) {
+// TestOutputFailsWithArguments: with values as arguments, whose answers
+// go out at the end, an error writing standard output is reported after
+// the messages and makes the exit status 1; nothing is written after it.
+func TestOutputFailsWithArguments(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		args []string
 	}{
-		{"plain", []string{"text", "x/", "y/", "z/"}},
-		{"json", []string{"-json", "text", "x/", "y/", "z/"}},
+		{"plain", []string{"text", "x/", "image/png"}},
+		{"json", []string{"-json", "text", "x/", "image/png"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out := &failingWriter{}
@@ -456,12 +458,93 @@ func TestStopsWhenOutputFailsWithArguments(t *testing.T) {
 			code := run(tt.args, strings.NewReader(""), out, &errs)
 			assert.Equal(t, exitFailed, code)
 			assert.Equal(t, 1, out.writes, "nothing is written after the first failure")
-			// The answer for "text" fails to go out before the message for
-			// "x/"; nothing is mapped after that.
-			assert.Contains(t, errs.String(), `"x/"`)
-			assert.NotContains(t, errs.String(), `"y/"`)
-			assert.NotContains(t, errs.String(), `"z/"`)
-			assert.True(t, strings.HasSuffix(errs.String(), "cturi: writing standard output: no space left on device\n"), "%s", errs.String())
+			assert.Equal(t, "cturi: \"text\": mapping: expected '/' after the type at offset 4, found the end\n"+
+				"cturi: \"x/\": mapping: expected a subtype after '/' at offset 2, found the end\n"+
+				"cturi: writing standard output: no space left on device\n", errs.String())
+		})
+	}
+}
+
+// countingWriter records its writes.
+type countingWriter struct {
+	bytes.Buffer
+	writes int
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.writes++
+	return w.Buffer.Write(p)
+}
+
+// TestMessagesBufferedApart: with standard output and standard error on
+// different files, messages are buffered like the answers, so that a
+// failing value costs no write of its own; both streams keep their order.
+func TestMessagesBufferedApart(t *testing.T) {
+	const n = 2000
+	var in, wantOut, wantErrs strings.Builder
+	for i := 1; i <= n; i++ {
+		if i%2 == 0 {
+			in.WriteString("image/PNG\n")
+			wantOut.WriteString("ContentType:image/png\n")
+			continue
+		}
+		fmt.Fprintf(&in, "x%d\n", i)
+		wantOut.WriteString("ERROR:syntax\n")
+		fmt.Fprintf(&wantErrs, "cturi: line %d: \"x%d\": mapping: expected '/' after the type at offset %d, found the end\n", i, i, len(strconv.Itoa(i))+1)
+	}
+	var out, errs countingWriter
+	code := run(nil, strings.NewReader(in.String()), &out, &errs)
+	assert.Equal(t, exitFailed, code)
+	assert.Equal(t, wantOut.String(), out.String())
+	assert.Equal(t, wantErrs.String(), errs.String())
+	assert.LessOrEqual(t, out.writes, out.Len()/(64<<10)+1, "standard output written in 64 KiB blocks")
+	assert.LessOrEqual(t, errs.writes, errs.Len()/(16<<10)+1, "messages written in 16 KiB blocks")
+}
+
+// TestSameDestination: the streams count as one file when they are one
+// writer or one file, however it was opened, so that 2>&1 and a terminal
+// keep each message before its ERROR line.
+func TestSameDestination(t *testing.T) {
+	r1, w1, err := os.Pipe()
+	require.NoError(t, err)
+	defer r1.Close()
+	defer w1.Close()
+	r2, w2, err := os.Pipe()
+	require.NoError(t, err)
+	defer r2.Close()
+	defer w2.Close()
+	name := filepath.Join(t.TempDir(), "log")
+	f1, err := os.Create(name)
+	require.NoError(t, err)
+	defer f1.Close()
+	f2, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0)
+	require.NoError(t, err)
+	defer f2.Close()
+	other, err := os.Create(name + "2")
+	require.NoError(t, err)
+	defer other.Close()
+	closed, err := os.Create(name + "3")
+	require.NoError(t, err)
+	require.NoError(t, closed.Close())
+	var b1, b2 bytes.Buffer
+	for _, tt := range []struct {
+		name           string
+		stdout, stderr io.Writer
+		same           bool
+	}{
+		{"one pipe (2>&1)", w1, w1, true},
+		{"two pipes", w1, w2, false},
+		{"one file opened twice", f1, f2, true},
+		{"two files", f1, other, false},
+		{"a file and a pipe", f1, w1, false},
+		{"a file that cannot be examined", closed, w1, true},
+		{"one buffer", &b1, &b1, true},
+		{"two buffers", &b1, &b2, false},
+		{"a file and a buffer", f1, &b1, false},
+		{"io.Discard twice", io.Discard, io.Discard, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.same, sameDestination(tt.stdout, tt.stderr))
 		})
 	}
 }

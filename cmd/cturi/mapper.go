@@ -100,14 +100,17 @@ func (m *mapper) tooLong(v string, uri bool) result {
 // resultWriter prints results as plain lines or JSON objects, and the
 // message of each failure on the error stream.
 type resultWriter struct {
-	out    *bufio.Writer
-	errs   io.Writer
-	enc    *json.Encoder // nil for plain output
-	failed bool
+	out  *bufio.Writer
+	errs *bufio.Writer
+	enc  *json.Encoder // nil for plain output
+	// interleave writes out what out holds, and then each message, before
+	// the ERROR line that follows it: both streams go to one file.
+	interleave bool
+	failed     bool
 }
 
-func newResultWriter(out *bufio.Writer, errs io.Writer, asJSON bool) *resultWriter {
-	w := &resultWriter{out: out, errs: errs}
+func newResultWriter(out, errs *bufio.Writer, asJSON, interleave bool) *resultWriter {
+	w := &resultWriter{out: out, errs: errs, interleave: interleave}
 	if asJSON {
 		w.enc = json.NewEncoder(out)
 		w.enc.SetEscapeHTML(false)
@@ -120,10 +123,14 @@ func newResultWriter(out *bufio.Writer, errs io.Writer, asJSON bool) *resultWrit
 func (w *resultWriter) write(r result, where string) error {
 	if r.Kind != "" {
 		w.failed = true
-		// The answers before it go out first: with both streams on one
-		// file, a message comes just before its ERROR line.
-		err := w.out.Flush()
+		var err error
+		if w.interleave {
+			err = w.out.Flush()
+		}
 		fmt.Fprintf(w.errs, "cturi: %s%q: %s\n", where, r.Input, r.Error)
+		if w.interleave {
+			w.errs.Flush()
+		}
 		if err != nil {
 			return err
 		}
