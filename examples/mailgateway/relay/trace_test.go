@@ -3,12 +3,18 @@ package relay
 import (
 	"bufio"
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
+	"net/mail"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/iotest"
 
+	"github.com/cturi/cturi/internal/servertest"
 	"github.com/emersion/go-message/textproto"
+	"github.com/emersion/go-smtp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -154,4 +160,268 @@ func FuzzReceived(f *testing.F) {
 			assert.Empty(t, clauses[3], "a for clause with two recipients")
 		}
 	})
+}
+
+// receivedPattern matches one Received field as the Backend writes it
+// (RFC 5321 §4.4's Stamp: from, by, with, an optional for, then the date
+// after a semicolon), folded with CRLF and a tab between any two words;
+// it gives the from, by, with and for clauses and the date.
+var receivedPattern = regexp.MustCompile(strings.ReplaceAll(`^Received:_from_([^ \r\n]+(?:_\(\[(?:IPv6:)?[0-9A-Fa-f.:]+\]\))?)`+
+	`_by_([^ \r\n]+)_with_(E?SMTPS?|LMTP)`+
+	`(?:_for_(<[^ \r\n>]+>))?;_`+
+	`((?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d [+-]\d{4})\r\n`,
+	"_", `(?:\r\n\t| )`)) // _ is a space or a fold
+
+// checkReceived asserts that msg starts with one well-formed Received
+// field, folded within 78 columns (a tab counted as 8), and returns its
+// clauses: from, by, with, for (empty when there is none), and the rest
+// of msg.
+func checkReceived(t *testing.T, msg string) (clauses [4]string, rest string) {
+	t.Helper()
+	m := receivedPattern.FindStringSubmatch(msg)
+	require.NotNil(t, m, "no Received field at the top of %q", msg)
+	field := m[0]
+	for i, line := range strings.Split(strings.TrimSuffix(field, "\r\n"), "\r\n") {
+		if i > 0 {
+			require.True(t, strings.HasPrefix(line, "\t"), "continuation line %q", line)
+			line = strings.Repeat(" ", 8) + line[1:]
+		}
+		assert.LessOrEqual(t, len(line), 78, "line %q", line)
+		assert.NotContains(t, line, "\r")
+		assert.NotContains(t, line, "\n")
+	}
+	date, err := mail.ParseDate(m[5])
+	require.NoError(t, err)
+	assert.True(t, date.Equal(clock()), "date %v", date)
+	// net/mail reads it as one field.
+	parsed, err := mail.ReadMessage(strings.NewReader(msg))
+	require.NoError(t, err)
+	assert.Len(t, parsed.Header["Received"], 1)
+	return [4]string{strings.Join(strings.Fields(m[1]), " "), m[2], m[3], m[4]}, msg[len(field):]
+}
+
+// TestReceived: the Backend puts one Received field at the top of each
+// message, well-formed and folded, whatever the client said: a HELO name
+// or recipient that is not a plain domain or address is left out, so a
+// client cannot put CR, LF or anything else of its own into the header.
+func TestReceived(t *testing.T) {
+	long := strings.Repeat("a", 63)
+	for _, tt := range []struct {
+		name  string
+		lines []string
+		want  [4]string // from, by, with, for
+	}{
+		{"EHLO and a parameter", []string{"EHLO mail.example.com", "MAIL FROM:<a@example.com> BODY=8BITMIME", "RCPT TO:<b@example.net>"},
+			[4]string{"mail.example.com ([127.0.0.1])", "localhost", "ESMTP", "<b@example.net>"}},
+		{"HELO", []string{"HELO mail.example.com", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>"},
+			[4]string{"mail.example.com ([127.0.0.1])", "localhost", "SMTP", "<b@example.net>"}},
+		{"an address literal", []string{"HELO [192.0.2.1]", "MAIL FROM:<a@example.com>", "RCPT TO:<b@[192.0.2.2]>"},
+			[4]string{"[192.0.2.1] ([127.0.0.1])", "localhost", "SMTP", "<b@[192.0.2.2]>"}},
+		{"two recipients", []string{"EHLO mail.example.com", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>", "RCPT TO:<c@example.net>"},
+			[4]string{"mail.example.com ([127.0.0.1])", "localhost", "SMTP", ""}},
+		{"a HELO name with a CR", []string{"HELO evil\rX-Injected: yes", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>"},
+			[4]string{"unknown ([127.0.0.1])", "localhost", "SMTP", "<b@example.net>"}},
+		{"a HELO name that is no domain", []string{"HELO bad_name;(x)", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>"},
+			[4]string{"unknown ([127.0.0.1])", "localhost", "SMTP", "<b@example.net>"}},
+		{"a HELO name too long for a line", []string{"HELO " + long + "." + long + ".example", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>"},
+			[4]string{"unknown ([127.0.0.1])", "localhost", "SMTP", "<b@example.net>"}},
+		{"a recipient too long for a line", []string{"HELO mail.example.com", "MAIL FROM:<a@example.com>", "RCPT TO:<" + long + "@" + long + ".example>"},
+			[4]string{"mail.example.com ([127.0.0.1])", "localhost", "SMTP", ""}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var out servertest.SyncBuffer
+			addr := serve(t, &Backend{Deliver: WriterDeliver(&out), Now: clock})
+			reply := rawSession(t, addr, tt.lines, msg)
+			require.True(t, strings.HasPrefix(reply, "250 "), reply)
+			_, delivered, _ := strings.Cut(out.String(), "\n")
+			clauses, rest := checkReceived(t, delivered)
+			assert.Equal(t, tt.want, clauses)
+			assert.Equal(t, rewritten, rest, "the message after the Received field is the rewritten one")
+		})
+	}
+}
+
+// TestRelayedReceived: a message relayed to the next hop (SMTPDeliver)
+// reaches it with the gateway's Received field at the top, and the
+// message, rewritten, after it.
+func TestRelayedReceived(t *testing.T) {
+	hop, accepted := quitDroppingHop(t)
+	addr := serve(t, &Backend{Deliver: SMTPDeliver(hop), Now: clock})
+	require.NoError(t, send(t, addr, []string{"b@example.net"}))
+	got := <-accepted
+	clauses, rest := checkReceived(t, got)
+	assert.Equal(t, [4]string{"localhost ([127.0.0.1])", "localhost", "ESMTP", "<b@example.net>"}, clauses)
+	assert.Equal(t, rewritten, rest)
+	assert.Equal(t, received+rewritten, got)
+}
+
+// withReceived returns msg after n Received fields.
+func withReceived(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "Received: from hop%d.example ([192.0.2.%d])\r\n\tby hop%d.example with ESMTP; Fri, 02 Jan 2026 03:04:05 +0000\r\n", i, i%250, i+1)
+	}
+	return b.String() + msg
+}
+
+// TestHopLimit: a message that arrives with MaxHops Received fields or
+// more (DefaultMaxHops, 100, unless set) is refused with 554 5.4.6, a
+// permanent failure, so that the sender does not send it again, and
+// nothing of it is delivered; one with fewer is delivered.
+func TestHopLimit(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		maxHops int
+		msg     string
+		refused bool
+	}{
+		{"the default limit", 0, withReceived(DefaultMaxHops), true},
+		{"one below the default limit", 0, withReceived(DefaultMaxHops - 1), false},
+		{"a limit set", 3, withReceived(3), true},
+		{"one below a limit set", 3, withReceived(2), false},
+		{"counted throughout the header, in any case", 3,
+			"Received: from a\r\n\tby b; Fri, 02 Jan 2026 03:04:05 +0000\r\nSubject: x\r\nRECEIVED : from c by d; Fri, 02 Jan 2026 03:04:05 +0000\r\n" +
+				"X-Other: y\r\nreceived:from e by f; Fri, 02 Jan 2026 03:04:05 +0000\r\n\r\nhi\r\n", true},
+		{"not in the body", 3, "Subject: x\r\n\r\nReceived: a\r\nReceived: b\r\nReceived: c\r\n", false},
+		{"nor in a continuation line", 3, "Subject: x\r\n Received: a\r\nX: y\r\n\tReceived: b\r\nReceived: c\r\n\r\nhi\r\n", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var delivered []string
+			var logged []string
+			addr := serve(t, &Backend{
+				MaxHops: tt.maxHops,
+				Deliver: func(_ string, _ []string, r io.Reader) error {
+					b, err := io.ReadAll(r)
+					delivered = append(delivered, string(b))
+					return err
+				},
+				Logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) },
+				Now:  clock,
+			})
+			c, err := smtp.Dial(addr)
+			require.NoError(t, err)
+			defer c.Close()
+			err = c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(tt.msg))
+			if !tt.refused {
+				require.NoError(t, err)
+				require.Len(t, delivered, 1)
+				want := received + strings.Replace(tt.msg, msg, rewritten, 1)
+				assert.True(t, want == delivered[0], "delivered with one Received field more: %q", delivered[0])
+				return
+			}
+			se, ok := errors.AsType[*smtp.SMTPError](err)
+			require.True(t, ok, "%v", err)
+			assert.Equal(t, 554, se.Code)
+			assert.Equal(t, smtp.EnhancedCode{5, 4, 6}, se.EnhancedCode, "routing loop detected (RFC 3463)")
+			assert.False(t, se.Temporary())
+			assert.Empty(t, delivered, "nothing delivered")
+			require.Len(t, logged, 1)
+			assert.Contains(t, logged[0], "routing loop")
+			// The session goes on: the next message is taken.
+			require.NoError(t, c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(msg)))
+			assert.Len(t, delivered, 1)
+		})
+	}
+}
+
+// countingReader counts the octets read from r.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+// TestCountHopsBounded: counting Received fields reads at most
+// MaxTraceBytes of the header (and a buffer's worth more) before the
+// message is delivered, however long the header or its lines, and stops
+// at the limit; the message it gives back is the message read, octet for
+// octet.
+func TestCountHopsBounded(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		msg      string
+		limit    int
+		wantHops int
+	}{
+		{"a long header", strings.Repeat("X-Filler: 0123456789\r\n", 100_000) + "Received: x\r\n\r\nhi\r\n", 100, 0},
+		{"one long line", "Received: " + strings.Repeat("x", 10<<20) + "\r\n\r\nhi\r\n", 100, 1},
+		{"no line ending", strings.Repeat("x", 10<<20), 100, 0},
+		{"many Received fields", strings.Repeat("Received: x\r\n", 100_000) + "\r\nhi\r\n", 100, 100},
+		{"a short message", withReceived(3), 100, 3},
+		{"LF line endings", "Received: a\nReceived: b\n\nReceived: c\n", 100, 2},
+		// mailhdr ends the header at a continuation line with no field
+		// before it: what follows is the body.
+		{"a first line that is a continuation", " x\r\nReceived: a\r\nReceived: b\r\n\r\nhi\r\n", 100, 0},
+		{"a first line that is a continuation, LF", "\tx\nReceived: a\n\nhi\n", 100, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			src := &countingReader{r: strings.NewReader(tt.msg)}
+			hops, _, r := countHops(src, MaxTraceBytes, tt.limit)
+			assert.Equal(t, tt.wantHops, hops)
+			assert.LessOrEqual(t, src.n, MaxTraceBytes+4096, "read before delivery")
+			all, err := io.ReadAll(r)
+			require.NoError(t, err)
+			assert.True(t, string(all) == tt.msg, "the message given back differs")
+		})
+	}
+	// A read error reaches the reader of the message, after what was read.
+	boom := errors.New("connection reset")
+	hops, _, r := countHops(io.MultiReader(strings.NewReader("Received: x\r\nSubj"), iotest.ErrReader(boom)), MaxTraceBytes, 100)
+	assert.Equal(t, 1, hops)
+	got, err := io.ReadAll(r)
+	assert.ErrorIs(t, err, boom)
+	assert.Equal(t, "Received: x\r\nSubj", string(got))
+}
+
+// TestReceivedBeforeContinuation: a message whose first line is a
+// continuation has, as mailhdr reads it, no header: the body starts
+// there. The gateway's Received field must not take that line as a
+// continuation of its own, which would make the lines after it header
+// fields for every hop after the gateway.
+func TestReceivedBeforeContinuation(t *testing.T) {
+	for _, m := range []string{
+		"\tby trusted.example; Fri, 02 Jan 2026 03:04:05 +0000\r\nBcc: c@example.org\r\nContent-Type: text/html\r\n\r\nhi\r\n",
+		" x\nContent-Type: text/html\n\nhi\n",
+	} {
+		delivered := relayOne(t, m)
+		require.True(t, strings.HasPrefix(delivered, received), "%q", delivered)
+		parsed, err := mail.ReadMessage(strings.NewReader(delivered))
+		require.NoError(t, err)
+		assert.Equal(t, mail.Header{"Received": {strings.TrimSuffix(strings.TrimPrefix(strings.ReplaceAll(received, "\r\n\t", " "), "Received: "), "\r\n")}}, parsed.Header,
+			"only the gateway's Received field is a header field")
+		body, err := io.ReadAll(parsed.Body)
+		require.NoError(t, err)
+		assert.Equal(t, strings.ReplaceAll(m, "\r\n", "\n"), strings.ReplaceAll(string(body), "\r\n", "\n"), "the message as it came is the body")
+	}
+}
+
+// TestFromLineIsBody: a message whose first line is "From ..." has, once
+// the Received field is on top, no other header field for the next hop:
+// that line ends the header there. The rewrite reads it the same way, so
+// it leaves the Content-Type line after it alone (mailhdr would take the
+// line for an mbox envelope line at the very start of its input, and
+// rewrite the field after it).
+func TestFromLineIsBody(t *testing.T) {
+	const m = "From a@example.com Fri Jan  2 03:04:05 2026\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\nhi\r\n"
+	assert.Equal(t, received+m, relayOne(t, m))
+}
+
+// relayOne sends m from a@example.com to b@example.net through a Backend
+// that writes to a buffer, and returns the message as delivered (without
+// the line WriterDeliver puts before it).
+func relayOne(t *testing.T, m string) string {
+	t.Helper()
+	var out servertest.SyncBuffer
+	addr := serve(t, &Backend{Deliver: WriterDeliver(&out), Now: clock})
+	c, err := smtp.Dial(addr)
+	require.NoError(t, err)
+	require.NoError(t, c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(m)))
+	c.Close()
+	_, delivered, _ := strings.Cut(out.String(), "\n")
+	return delivered
 }
