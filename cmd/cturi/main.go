@@ -87,16 +87,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var werr error
 	if fs.NArg() > 0 {
 		for _, v := range fs.Args() {
-			if werr = w.write(m.apply(v), ""); werr != nil {
+			if werr = w.write(m.apply(v), 0); werr != nil {
 				break
 			}
 		}
 	} else if err := eachLine(stdin, func() error { werr = flush(); return werr }, func(n int, line string, tooLong, uri bool) error {
-		where := fmt.Sprintf("line %d: ", n)
 		if tooLong {
-			werr = w.write(m.tooLong(line, uri), where)
+			werr = w.write(m.tooLong(line, uri), n)
 		} else {
-			werr = w.write(m.apply(line), where)
+			werr = w.write(m.apply(line), n)
 		}
 		return werr
 	}); err != nil && werr == nil {

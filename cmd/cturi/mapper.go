@@ -118,16 +118,21 @@ func newResultWriter(out, errs *bufio.Writer, asJSON, interleave bool) *resultWr
 	return w
 }
 
-// write prints r; where locates the value in the input for messages. It
-// returns the error writing to the output, if any.
-func (w *resultWriter) write(r result, where string) error {
+// write prints r, the result for the value on line n of the input (0 for
+// an argument), which a message names. It returns the error writing to
+// the output, if any.
+func (w *resultWriter) write(r result, n int) error {
 	if r.Kind != "" {
 		w.failed = true
 		var err error
 		if w.interleave {
 			err = w.out.Flush()
 		}
-		fmt.Fprintf(w.errs, "cturi: %s%q: %s\n", where, r.Input, r.Error)
+		if n > 0 {
+			fmt.Fprintf(w.errs, "cturi: line %d: %q: %s\n", n, r.Input, r.Error)
+		} else {
+			fmt.Fprintf(w.errs, "cturi: %q: %s\n", r.Input, r.Error)
+		}
 		if w.interleave {
 			w.errs.Flush()
 		}
