@@ -438,3 +438,35 @@ func rewriteGrowth(t *testing.T, field string, opts Options, over, upTo int) str
 	assert.LessOrEqual(t, grown, upTo*len(field))
 	return out.String()
 }
+
+// TestDeepMessageNesting: encapsulated messages (message/rfc822) count
+// towards the depth limit as multiparts do, alone and mixed with them.
+func TestDeepMessageNesting(t *testing.T) {
+	const depth = 5000
+	messages := strings.Repeat("Content-Type: message/rfc822\r\n\r\n", depth) + "Content-Type: text/plain\r\n\r\nleaf\r\n"
+	var mixed strings.Builder
+	for i := range depth / 2 {
+		fmt.Fprintf(&mixed, "Content-Type: multipart/mixed; boundary=b%d\r\n\r\n--b%d\r\nContent-Type: message/rfc822\r\n\r\n", i, i)
+	}
+	mixed.WriteString("Content-Type: text/plain\r\n\r\nleaf\r\n")
+	for i := depth/2 - 1; i >= 0; i-- {
+		fmt.Fprintf(&mixed, "--b%d--\r\n", i)
+	}
+	for name, msg := range map[string]string{"messages": messages, "mixed": mixed.String()} {
+		t.Run(name, func(t *testing.T) {
+			// ToURI rewrites every field: those of the top level and of
+			// DefaultMaxDepth levels below it.
+			out, rep := rewriteBytes(t, []byte(msg), Options{})
+			assert.Equal(t, DefaultMaxDepth+1, rep.Rewritten)
+			require.Len(t, rep.Problems, 1)
+			assert.Equal(t, KindTooDeep, rep.Problems[0].Kind)
+			assert.Equal(t, DefaultMaxDepth+1, strings.Count(string(out), "Content-Type: ContentType:"), "what is past the limit passes unchanged")
+
+			start := time.Now()
+			_, rep = rewriteBytes(t, []byte(msg), Options{MaxDepth: -1})
+			assert.Equal(t, depth+1, rep.Rewritten)
+			assert.True(t, rep.OK(), "%v", rep.Err())
+			assert.Less(t, time.Since(start), 10*time.Second)
+		})
+	}
+}

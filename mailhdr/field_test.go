@@ -250,6 +250,23 @@ func TestFoldLongValues(t *testing.T) {
 	}
 }
 
+// TestFoldOutsideQuotedStrings: a Content-Type is folded between
+// parameters rather than inside a quoted-string, whose end a quoted-pair
+// (\") does not make.
+func TestFoldOutsideQuotedStrings(t *testing.T) {
+	c := strings.Repeat("c", 60)
+	for _, tt := range []struct{ value, want string }{
+		{`text/plain; a="x\" y"; b="` + c + `"`, "Content-Type: text/plain; a=\"x\\\" y\";\r\n b=\"" + c + "\"\r\n"},
+		{`text/plain; a="x y"; b="` + c + `"`, "Content-Type: text/plain; a=\"x y\";\r\n b=\"" + c + "\"\r\n"},
+		// With no break outside, one inside is better than none.
+		{`text/plain;a="x y` + c + `"`, "Content-Type: text/plain;a=\"x\r\n y" + c + "\"\r\n"},
+	} {
+		out, ok := appendFolded(nil, []byte("Content-Type: "), tt.value, false, "\r\n", "\r\n")
+		require.True(t, ok)
+		assert.Equal(t, tt.want, string(out))
+	}
+}
+
 // FuzzFold: folding then unfolding gives the value back, by RFC 5322
 // unfolding and (for Content-Types) by go-message's lossy unfolding; a
 // URI loses only the inserted white space; no line exceeds 998 octets,
