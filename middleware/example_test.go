@@ -10,6 +10,8 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"strings"
+	"testing/fstest"
+	"time"
 
 	"github.com/cturi/cturi/mapping"
 	"github.com/cturi/cturi/middleware"
@@ -34,6 +36,34 @@ func ExampleRewrite() {
 	// Output:
 	// handler sees: application/json
 	// client gets: application/uri.http%3A%2F%2Fwww.w3.org%2F2001%2F04%2Fxmlenc; URI-fragment="Element"
+}
+
+// Static files served to clients that read URI labels: the type the file
+// server takes from a name or sniffs is mapped on its way out, and a 304
+// keeps having none.
+func ExampleRewrite_fileServer() {
+	files := fstest.MapFS{
+		"notes.txt": {Data: []byte("hello\n"), ModTime: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)},
+		"page":      {Data: []byte("<!DOCTYPE html><p>sniffed")},
+	}
+	h := middleware.Rewrite(middleware.Options{Response: middleware.ToURI})(http.FileServerFS(files))
+	for _, req := range []struct{ path, ifModifiedSince string }{
+		{"/notes.txt", ""},
+		{"/page", ""},
+		{"/notes.txt", "Fri, 02 Jan 2026 03:04:05 GMT"},
+	} {
+		r := httptest.NewRequest(http.MethodGet, req.path, nil)
+		if req.ifModifiedSince != "" {
+			r.Header.Set("If-Modified-Since", req.ifModifiedSince)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		fmt.Println(w.Code, w.Header()["Content-Type"])
+	}
+	// Output:
+	// 200 [ContentType:text/plain?charset="utf-8"]
+	// 200 [ContentType:text/html?charset="utf-8"]
+	// 304 []
 }
 
 // Untrusted clients: no controlled mapping, only https URIs, and a 415
