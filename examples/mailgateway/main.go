@@ -21,8 +21,11 @@
 // others (a quoted local part, which go-smtp would hand on unquoted) get
 // 553.
 //
-// It listens on 127.0.0.1 by default, takes no authentication and speaks
-// no TLS: put it on a trusted path. Interrupt it to stop it.
+// It holds at most -max-connections sessions open at once (256, which
+// must be more than -max-hops: a loop through this gateway alone holds one
+// session a hop); further clients wait to be accepted. It listens on 127.0.0.1 by default, takes
+// no authentication and speaks no TLS: put it on a trusted path.
+// Interrupt it to stop it.
 package main
 
 import (
@@ -38,6 +41,7 @@ import (
 	"time"
 
 	"github.com/cturi/cturi/examples/mailgateway/relay"
+	"github.com/cturi/cturi/internal/connlimit"
 	"github.com/cturi/cturi/mailhdr"
 	"github.com/emersion/go-smtp"
 )
@@ -54,6 +58,12 @@ func main() {
 	// minimum RFC 5321 §4.5.3.1.8 has servers accept.
 	maxRcpt := flag.Int("max-recipients", 100, "most recipients of one message (at least 1)")
 	maxHops := flag.Int("max-hops", relay.DefaultMaxHops, "refuse a message with this many Received fields as looping (at least 1)")
+	// Each session holds a goroutine and its buffers for up to a minute
+	// between commands. A routing loop through this gateway alone holds
+	// a session for each hop until -max-hops catches it, so the cap must
+	// be above that, or such a loop would wait for itself until the
+	// timeouts broke it, and never be caught.
+	maxConns := flag.Int("max-connections", 256, "most SMTP sessions open at once; more clients wait (more than -max-hops)")
 	flag.Parse()
 
 	target, err := mailhdr.ParseTarget(*to)
@@ -66,6 +76,8 @@ func main() {
 		usageError("-max-recipients must be at least 1")
 	case *maxHops < 1:
 		usageError("-max-hops must be at least 1")
+	case *maxConns <= *maxHops:
+		usageError(fmt.Sprintf("-max-connections must be more than -max-hops (%d)", *maxHops))
 	case flag.NArg() > 0:
 		usageError(fmt.Sprintf("unexpected argument %q", flag.Arg(0)))
 	}
@@ -99,6 +111,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	l = connlimit.Listener(l, *maxConns)
 	log.Printf("mailgateway: rewriting Content-Types to %s, listening on %s", target, l.Addr())
 	log.Printf("mailgateway: try: curl smtp://%s --mail-from a@example.com --mail-rcpt b@example.net -T mailhdr/testdata/corpus/nested.eml", l.Addr())
 

@@ -288,6 +288,17 @@ func TestRecipientLimit(t *testing.T) {
 	}
 }
 
+// TestConnectionLimit: a client that holds its SMTP sessions open holds
+// at most -max-connections of them; the next client gets its greeting
+// once one closes.
+func TestConnectionLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	addr, _, _ := gateway(t, "-max-connections", "2", "-max-hops", "1")
+	servertest.ServesAtMost(t, addr, "", 2)
+}
+
 // TestSaysWhatToTry: like the other examples, the gateway says how to try
 // it: a curl command that sends a message of the repository to the address
 // it listens on.
@@ -320,6 +331,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-to", "auto"}, `mailgateway: mailhdr: unknown target "auto"`},
 		{[]string{"-max-recipients", "0"}, "mailgateway: -max-recipients must be at least 1"},
 		{[]string{"-max-hops", "0"}, "mailgateway: -max-hops must be at least 1"},
+		{[]string{"-max-connections", "100"}, "mailgateway: -max-connections must be more than -max-hops (100)"},
+		{[]string{"-max-connections", "3", "-max-hops", "3"}, "mailgateway: -max-connections must be more than -max-hops (3)"},
 		{[]string{"-max-message-bytes", "0"}, "mailgateway: -max-message-bytes must be at least 1"},
 		{[]string{"-max-message-bytes", "-5"}, "mailgateway: -max-message-bytes must be at least 1"},
 		{[]string{"127.0.0.1:2526"}, `mailgateway: unexpected argument "127.0.0.1:2526"`},

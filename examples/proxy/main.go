@@ -2,7 +2,7 @@
 // between a backend that speaks URI labels and clients that speak
 // Content-Types.
 //
-//	go run ./examples/proxy [-addr 127.0.0.1:0] [-backend URL]
+//	go run ./examples/proxy [-addr 127.0.0.1:0] [-backend URL] [-max-connections 256]
 //
 // Without -backend it starts an embedded demo backend on 127.0.0.1 that
 // labels everything with URIs (an XML-DSig signature, a JSON-LD person,
@@ -27,14 +27,24 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/cturi/cturi/internal/connlimit"
 )
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "address to listen on (port 0 picks a free one)")
 	backend := flag.String("backend", "", "URL of the backend (default: start the embedded demo backend)")
+	flag.IntVar(&maxConnections, "max-connections", maxConnections, "most client connections open at once; more clients wait (at least 1)")
 	flag.Parse()
-	if flag.NArg() > 0 { // the flag package's status for a bad command line
-		fmt.Fprintf(os.Stderr, "proxy: unexpected argument %q\n", flag.Arg(0))
+	var bad string
+	switch {
+	case flag.NArg() > 0:
+		bad = fmt.Sprintf("unexpected argument %q", flag.Arg(0))
+	case maxConnections < 1:
+		bad = "-max-connections must be at least 1"
+	}
+	if bad != "" { // the flag package's status for a bad command line
+		fmt.Fprintln(os.Stderr, "proxy:", bad)
 		flag.Usage()
 		os.Exit(2)
 	}
@@ -66,6 +76,12 @@ var (
 	headerTimeout = 10 * time.Second
 	idleTimeout   = 2 * time.Minute
 )
+
+// maxConnections bounds the client connections open at once
+// (-max-connections): each holds a goroutine and its buffers, an event
+// stream for as long as it runs. The embedded backend, which only the
+// proxy uses, has no bound of its own.
+var maxConnections = 256
 
 // run serves the proxy (and the demo backend when backendURL is empty)
 // until ctx is done.
@@ -99,6 +115,7 @@ func run(ctx context.Context, addr, backendURL string, out, logw io.Writer) erro
 	if err != nil {
 		return err
 	}
+	ln = connlimit.Listener(ln, maxConnections)
 	base := "http://" + ln.Addr().String()
 	serve(ln, newProxy(target, logw))
 

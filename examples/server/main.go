@@ -2,7 +2,7 @@
 // that shows the Content-Type <-> URI mapping to a person and the
 // middleware at work.
 //
-//	go run ./examples/server [-addr 127.0.0.1:0]
+//	go run ./examples/server [-addr 127.0.0.1:0] [-max-connections 256]
 //
 // It serves:
 //
@@ -33,6 +33,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cturi/cturi/internal/connlimit"
 	"github.com/cturi/cturi/mapping"
 	"github.com/cturi/cturi/middleware"
 	"github.com/gorilla/handlers"
@@ -40,11 +41,13 @@ import (
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "address to listen on (port 0 picks a free one)")
+	flag.IntVar(&maxConnections, "max-connections", maxConnections, "most connections open at once; more clients wait (at least 1)")
 	flag.Parse()
-	if flag.NArg() > 0 { // the flag package's status for a bad command line
-		fmt.Fprintf(os.Stderr, "server: unexpected argument %q\n", flag.Arg(0))
-		flag.Usage()
-		os.Exit(2)
+	switch { // the flag package's status for a bad command line
+	case flag.NArg() > 0:
+		usageError(fmt.Sprintf("unexpected argument %q", flag.Arg(0)))
+	case maxConnections < 1:
+		usageError("-max-connections must be at least 1")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -52,6 +55,14 @@ func main() {
 		fmt.Fprintln(os.Stderr, "server:", err)
 		os.Exit(1)
 	}
+}
+
+// usageError reports a bad command line and exits with status 2, as the
+// flag package does for a flag it does not know.
+func usageError(msg string) {
+	fmt.Fprintln(os.Stderr, "server:", msg)
+	flag.Usage()
+	os.Exit(2)
 }
 
 // The server's timeouts: headerTimeout bounds how long a client may take
@@ -70,6 +81,10 @@ var (
 	idleTimeout   = 2 * time.Minute
 )
 
+// maxConnections bounds the connections open at once (-max-connections):
+// within the timeouts, each holds a goroutine and its buffers.
+var maxConnections = 256
+
 // run serves until ctx is done, printing the URL and what to try to out
 // and the request log to logw.
 func run(ctx context.Context, addr string, out, logw io.Writer) error {
@@ -77,6 +92,7 @@ func run(ctx context.Context, addr string, out, logw io.Writer) error {
 	if err != nil {
 		return err
 	}
+	ln = connlimit.Listener(ln, maxConnections)
 	url := "http://" + ln.Addr().String()
 	srv := &http.Server{
 		Handler:           newHandler(logw),

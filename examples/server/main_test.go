@@ -308,6 +308,13 @@ func TestHalfSentHeaderCloses(t *testing.T) {
 	servertest.ClosesHalfSentHeader(t, base, 5*time.Second)
 }
 
+// A client that holds its connections open holds at most maxConnections
+// of them; the next client waits until one closes.
+func TestConnectionLimit(t *testing.T) {
+	base := servertest.StartWith(t, &maxConnections, 1, runExample)
+	servertest.ServesAtMost(t, strings.TrimPrefix(base, "http://"), "GET /xmlenc HTTP/1.1\r\nHost: x\r\n\r\n", 1)
+}
+
 // runExample runs the example on a free port of 127.0.0.1, for servertest.
 func runExample(ctx context.Context, stdout io.Writer) error {
 	return run(ctx, "127.0.0.1:0", stdout, io.Discard)
