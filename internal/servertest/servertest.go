@@ -3,7 +3,7 @@
 // `go run` does, a log sink its goroutines may write to at once, a
 // request body that provokes golang/go#40747 in a reverse proxy, and
 // checks that a server closes a connection left idle or with a header
-// half sent.
+// half sent, and that it serves no more connections at once than its cap.
 package servertest
 
 import (
