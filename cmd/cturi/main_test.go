@@ -437,6 +437,12 @@ func TestReadErrorFails(t *testing.T) {
 			assert.Equal(t, exitFailed, code)
 			assert.Equal(t, tt.out, out.String())
 			assert.Equal(t, "cturi: reading standard input: input/output error\n", errs.String())
+
+			// On one file, the message follows the answers before it.
+			var both bytes.Buffer
+			code = run(tt.args, &errAfter{data: tt.data, err: errors.New("input/output error")}, &both, &both)
+			assert.Equal(t, exitFailed, code)
+			assert.Equal(t, tt.out+"cturi: reading standard input: input/output error\n", both.String())
 		})
 	}
 }
