@@ -21,11 +21,14 @@
 // others (a quoted local part, which go-smtp would hand on unquoted) get
 // 553.
 //
-// It holds at most -max-connections sessions open at once (256, which
-// must be more than -max-hops: a loop through this gateway alone holds one
-// session a hop); further clients wait to be accepted. It listens on 127.0.0.1 by default, takes
-// no authentication and speaks no TLS: put it on a trusted path.
-// Interrupt it to stop it.
+// It holds at most -max-connections sessions open at once (256); a client
+// that comes meanwhile is answered 421 4.3.2, a transient failure, and
+// disconnected. A message looping through this gateway alone holds one
+// session a hop, so the cap must be more than -max-hops for the loop to
+// be caught (loops running at once that fill the cap get the 421, and
+// their senders retry). It listens on 127.0.0.1 by default, takes no
+// authentication and speaks no TLS: put it on a trusted path. Interrupt
+// it to stop it.
 package main
 
 import (
@@ -33,6 +36,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"net"
 	"os"
@@ -61,9 +65,9 @@ func main() {
 	// Each session holds a goroutine and its buffers for up to a minute
 	// between commands. A routing loop through this gateway alone holds
 	// a session for each hop until -max-hops catches it, so the cap must
-	// be above that, or such a loop would wait for itself until the
-	// timeouts broke it, and never be caught.
-	maxConns := flag.Int("max-connections", 256, "most SMTP sessions open at once; more clients wait (more than -max-hops)")
+	// be above that, or every such loop would be cut short by the 421
+	// (refuseBusy) and retried, and never be caught.
+	maxConns := flag.Int("max-connections", 256, "most SMTP sessions open at once; others get 421 (more than -max-hops)")
 	flag.Parse()
 
 	target, err := mailhdr.ParseTarget(*to)
@@ -111,7 +115,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	l = connlimit.Listener(l, *maxConns)
+	l = connlimit.Listener(l, *maxConns, refuseBusy)
 	log.Printf("mailgateway: rewriting Content-Types to %s, listening on %s", target, l.Addr())
 	log.Printf("mailgateway: try: curl smtp://%s --mail-from a@example.com --mail-rcpt b@example.net -T mailhdr/testdata/corpus/nested.eml", l.Addr())
 
@@ -133,6 +137,18 @@ func main() {
 	// Serve returns as soon as Shutdown closes the listener: wait for the
 	// messages under way, or the end of the grace period.
 	<-shutDown
+}
+
+// refuseBusy answers a client that comes while -max-connections sessions
+// are open, and closes its connection, as an MTA that is full does: 421 is
+// transient, so the client tries again later. Making it wait instead
+// would let routing loops through this gateway, each holding a session a
+// hop, fill it up and then wait on each other until the timeouts broke
+// them, minutes later.
+func refuseBusy(c net.Conn) {
+	_ = c.SetWriteDeadline(time.Now().Add(time.Second))
+	_, _ = io.WriteString(c, "421 4.3.2 Too many sessions, try again later\r\n")
+	c.Close()
 }
 
 // usageError reports a bad command line and exits with status 2, as the

@@ -289,14 +289,80 @@ func TestRecipientLimit(t *testing.T) {
 }
 
 // TestConnectionLimit: a client that holds its SMTP sessions open holds
-// at most -max-connections of them; the next client gets its greeting
-// once one closes.
+// at most -max-connections of them; a client that comes meanwhile is
+// answered 421 and disconnected at once, and once a session closes the
+// next client is greeted.
 func TestConnectionLimit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the command")
 	}
 	addr, _, _ := gateway(t, "-max-connections", "2", "-max-hops", "1")
-	servertest.ServesAtMost(t, addr, "", 2)
+	greeting := func() (string, net.Conn) {
+		t.Helper()
+		c, err := net.Dial("tcp", addr)
+		require.NoError(t, err)
+		t.Cleanup(func() { c.Close() })
+		require.NoError(t, c.SetReadDeadline(time.Now().Add(5*time.Second)))
+		line, err := bufio.NewReader(c).ReadString('\n')
+		require.NoError(t, err)
+		return line, c
+	}
+	line, first := greeting()
+	require.True(t, strings.HasPrefix(line, "220 "), "%q", line)
+	line, _ = greeting()
+	require.True(t, strings.HasPrefix(line, "220 "), "%q", line)
+	for range 3 {
+		line, c := greeting()
+		assert.Equal(t, "421 4.3.2 Too many sessions, try again later\r\n", line)
+		_, err := c.Read(make([]byte, 1))
+		assert.ErrorIs(t, err, io.EOF, "the connection is closed")
+	}
+	require.NoError(t, first.Close())
+	require.Eventually(t, func() bool {
+		line, _ := greeting()
+		return strings.HasPrefix(line, "220 ")
+	}, 5*time.Second, 50*time.Millisecond, "a client is greeted once a session closes")
+}
+
+// TestConcurrentLoops: messages looping through one gateway at once hold
+// a session a hop each and can together fill -max-connections; the
+// gateway then refuses the next hop with 421 rather than let the loops
+// wait on each other, so every sender gets an answer (554 for a loop that
+// fitted, a transient failure for one that did not, which it retries),
+// and a new client is greeted as soon as the loops are over.
+func TestConcurrentLoops(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	const loops = 3
+	toA := newCountingProxy(t)
+	addr, _, _ := gateway(t, "-next", toA.addr, "-max-hops", "5", "-max-connections", "8")
+	toA.to(addr)
+	answers := make(chan error, loops)
+	for range loops {
+		go func() {
+			c, err := smtp.Dial(addr)
+			if err != nil {
+				answers <- err
+				return
+			}
+			defer c.Close()
+			answers <- c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(msg))
+		}()
+	}
+	for range loops {
+		select {
+		case err := <-answers:
+			se, ok := errors.AsType[*smtp.SMTPError](err)
+			require.True(t, ok, "%v", err)
+			assert.True(t, se.Code == 554 || se.Temporary(), "%v", se)
+		case <-time.After(20 * time.Second):
+			t.Fatal("a looping message got no answer: the loops wait on each other")
+		}
+	}
+	c, err := smtp.Dial(addr)
+	require.NoError(t, err, "a client after the loops")
+	c.Close()
 }
 
 // TestSaysWhatToTry: like the other examples, the gateway says how to try

@@ -115,7 +115,7 @@ func run(ctx context.Context, addr, backendURL string, out, logw io.Writer) erro
 	if err != nil {
 		return err
 	}
-	ln = connlimit.Listener(ln, maxConnections)
+	ln = connlimit.Listener(ln, maxConnections, nil)
 	base := "http://" + ln.Addr().String()
 	serve(ln, newProxy(target, logw))
 

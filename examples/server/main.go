@@ -92,7 +92,7 @@ func run(ctx context.Context, addr string, out, logw io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ln = connlimit.Listener(ln, maxConnections)
+	ln = connlimit.Listener(ln, maxConnections, nil)
 	url := "http://" + ln.Addr().String()
 	srv := &http.Server{
 		Handler:           newHandler(logw),

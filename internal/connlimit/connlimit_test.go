@@ -31,7 +31,7 @@ func listen(t *testing.T, n int) net.Listener {
 	t.Helper()
 	inner, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	l := Listener(inner, n)
+	l := Listener(inner, n, nil)
 	t.Cleanup(func() { l.Close() })
 	return l
 }
@@ -137,7 +137,7 @@ func (f *failingListener) Accept() (net.Conn, error) {
 // TestFailedAcceptGivesRoomBack: a failed Accept holds no room, so at the
 // limit of one the next Accept still succeeds.
 func TestFailedAcceptGivesRoomBack(t *testing.T) {
-	l := Listener(&failingListener{}, 1)
+	l := Listener(&failingListener{}, 1, nil)
 	_, err := l.Accept()
 	require.Error(t, err)
 	c, err := l.Accept()
@@ -165,5 +165,38 @@ func TestCloseWrite(t *testing.T) {
 }
 
 func TestBadLimit(t *testing.T) {
-	assert.Panics(t, func() { Listener(&failingListener{}, 0) })
+	assert.Panics(t, func() { Listener(&failingListener{}, 0, nil) })
+}
+
+// TestRefuse: with a refuse function, a client that comes while the
+// listener is full is accepted, refused and closed at once, and Accept
+// goes on to the next; once there is room again, clients are accepted.
+func TestRefuse(t *testing.T) {
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	refused := make(chan struct{}, 16)
+	l := Listener(inner, 1, func(c net.Conn) {
+		_, _ = io.WriteString(c, "busy\n")
+		c.Close()
+		refused <- struct{}{}
+	})
+	t.Cleanup(func() { l.Close() })
+	conns, _ := serve(l)
+	dial(t, l)
+	first := accepted(t, conns)
+	for range 3 {
+		c := dial(t, l)
+		require.NoError(t, c.SetReadDeadline(time.Now().Add(5*time.Second)))
+		got, err := io.ReadAll(c)
+		require.NoError(t, err, "the refused connection is closed")
+		assert.Equal(t, "busy\n", string(got))
+		<-refused
+	}
+	noneAccepted(t, conns)
+	require.NoError(t, first.Close())
+	// serve's Accept is waiting in the listener with no room taken: the
+	// next client is accepted, since room was made meanwhile, not refused.
+	dial(t, l)
+	accepted(t, conns)
+	assert.Empty(t, refused)
 }
