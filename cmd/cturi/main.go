@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"reflect"
 	"strconv"
 	"strings"
 )
@@ -191,20 +190,36 @@ func mailFlag(arg string) bool {
 	return !hasValue || (err == nil && on)
 }
 
-// sameDestination reports whether stdout and stderr write to one file, so
-// that the order of their lines shows: the same writer, or *os.File
-// values for one file (os.SameFile), as with 2>&1 or one terminal. When
-// that cannot be told, it reports true, which keeps the order.
+// sameDestination reports whether stdout and stderr go to one place,
+// where the order of their lines shows: one file (os.SameFile, as with
+// 2>&1), or two character devices (a terminal, reached as /dev/tty or as
+// /dev/pts/N, or /dev/null, where buffering gains nothing). Writers other
+// than two *os.File values are one place when they are the same value, or
+// values that cannot be compared; a file that cannot be examined counts
+// as the other's too. When in doubt, the order is kept.
 func sameDestination(stdout, stderr io.Writer) bool {
 	fo, ok1 := stdout.(*os.File)
 	fe, ok2 := stderr.(*os.File)
 	if !ok1 || !ok2 {
-		t := reflect.TypeOf(stdout)
-		return t == reflect.TypeOf(stderr) && (t == nil || t.Comparable() && stdout == stderr)
+		return sameWriter(stdout, stderr)
 	}
 	so, err1 := fo.Stat()
 	se, err2 := fe.Stat()
-	return err1 != nil || err2 != nil || os.SameFile(so, se)
+	if err1 != nil || err2 != nil {
+		return true
+	}
+	return os.SameFile(so, se) || so.Mode()&se.Mode()&os.ModeCharDevice != 0
+}
+
+// sameWriter reports whether a == b; comparing values of a type that is
+// not comparable panics, and such writers count as the same.
+func sameWriter(a, b io.Writer) (same bool) {
+	defer func() {
+		if recover() != nil {
+			same = true
+		}
+	}()
+	return a == b
 }
 
 func usage(w io.Writer, fs *flag.FlagSet) {

@@ -507,6 +507,15 @@ func TestMessagesBufferedApart(t *testing.T) {
 	assert.LessOrEqual(t, errs.writes, errs.Len()/(16<<10)+1, "messages written in 16 KiB blocks")
 }
 
+// sliceWriter is a writer whose values cannot be compared.
+type sliceWriter []byte
+
+func (w sliceWriter) Write(p []byte) (int, error) { return len(p), nil }
+
+// wrapWriter is a comparable type that may hold such a writer: comparing
+// two of them panics.
+type wrapWriter struct{ io.Writer }
+
 // TestSameDestination: the streams count as one file when they are one
 // writer or one file, however it was opened, so that 2>&1 and a terminal
 // keep each message before its ERROR line.
@@ -532,6 +541,15 @@ func TestSameDestination(t *testing.T) {
 	closed, err := os.Create(name + "3")
 	require.NoError(t, err)
 	require.NoError(t, closed.Close())
+	null1, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	require.NoError(t, err)
+	defer null1.Close()
+	null2, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	require.NoError(t, err)
+	defer null2.Close()
+	zero, err := os.OpenFile("/dev/zero", os.O_WRONLY, 0)
+	require.NoError(t, err)
+	defer zero.Close()
 	var b1, b2 bytes.Buffer
 	for _, tt := range []struct {
 		name           string
@@ -548,6 +566,13 @@ func TestSameDestination(t *testing.T) {
 		{"two buffers", &b1, &b2, false},
 		{"a file and a buffer", f1, &b1, false},
 		{"io.Discard twice", io.Discard, io.Discard, true},
+		{"/dev/null opened twice", null1, null2, true},
+		// A terminal is a character device reached by more than one name
+		// (/dev/tty, /dev/pts/N), as /dev/null and /dev/zero are two.
+		{"two character devices", null1, zero, true},
+		{"a character device and a file", null1, f1, false},
+		{"writers that cannot be compared", wrapWriter{sliceWriter(nil)}, wrapWriter{sliceWriter(nil)}, true},
+		{"a writer that cannot be compared and another", wrapWriter{sliceWriter(nil)}, &b1, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.same, sameDestination(tt.stdout, tt.stderr))
