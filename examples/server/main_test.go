@@ -312,7 +312,7 @@ func TestHalfSentHeaderCloses(t *testing.T) {
 // of them; the next client waits until one closes.
 func TestConnectionLimit(t *testing.T) {
 	base := servertest.StartWith(t, &maxConnections, 1, runExample)
-	servertest.ServesAtMost(t, strings.TrimPrefix(base, "http://"), "GET /xmlenc HTTP/1.1\r\nHost: x\r\n\r\n", 1)
+	servertest.ServesAtMost(t, base, "GET /xmlenc HTTP/1.1\r\nHost: x\r\n\r\n", 1)
 }
 
 // runExample runs the example on a free port of 127.0.0.1, for servertest.

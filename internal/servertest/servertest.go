@@ -172,12 +172,11 @@ func assertClosed(t testing.TB, conn net.Conn, r io.Reader, wait time.Duration, 
 	assert.ErrorIs(t, err, io.EOF, msg)
 }
 
-// ServesAtMost checks a server at addr (host:port) limited to n open
-// connections: while n clients hold theirs, one more is not served; once
-// one of them closes, it is. hello is what a client sends first, and the
-// server's first octets of answer are what shows it is served ("" for a
-// protocol where the server speaks first, as SMTP).
-func ServesAtMost(t testing.TB, addr, hello string, n int) {
+// ServesAtMost checks the server at base (an http:// URL), limited to n
+// open connections: while n clients hold theirs, one more is not served;
+// once one of them closes, it is. Each client sends request, and the
+// first octet of an answer shows it is served.
+func ServesAtMost(t testing.TB, base, request string, n int) {
 	t.Helper()
 	served := func(c net.Conn, wait time.Duration) bool {
 		t.Helper()
@@ -185,21 +184,12 @@ func ServesAtMost(t testing.TB, addr, hello string, n int) {
 		_, err := c.Read(make([]byte, 1))
 		return err == nil
 	}
-	dial := func() net.Conn {
-		t.Helper()
-		c, err := net.Dial("tcp", addr)
-		require.NoError(t, err)
-		t.Cleanup(func() { c.Close() })
-		_, err = io.WriteString(c, hello)
-		require.NoError(t, err)
-		return c
-	}
 	var held []net.Conn
 	for i := range n {
-		held = append(held, dial())
+		held = append(held, dialAndSend(t, base, request))
 		require.True(t, served(held[i], 5*time.Second), "client %d of %d is served", i+1, n)
 	}
-	next := dial()
+	next := dialAndSend(t, base, request)
 	assert.False(t, served(next, 300*time.Millisecond), "a client is served while %d others hold their connections", n)
 	require.NoError(t, held[0].Close())
 	assert.True(t, served(next, 5*time.Second), "the waiting client is served once another is gone")
