@@ -102,7 +102,7 @@ func TestGorillaContentTypeHandlerOutsideRefuses(t *testing.T) {
 // then maps, only for an answer it compresses and only on Write: for a
 // client that does not accept gzip, net/http sniffs after the middleware
 // and the type goes out unmapped, and an io.Copy (ReadFrom) body it
-// compresses gets no Content-Type at all. The README says so.
+// compresses gets no Content-Type at all. docs/middleware.md says so.
 func TestGorillaCompressSniffsOnlyWhenCompressing(t *testing.T) {
 	page := strings.Repeat("<p>cturi</p>", 200)
 	tests := []struct {

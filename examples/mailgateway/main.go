@@ -94,8 +94,8 @@ func main() {
 	case *next != "":
 		be.Deliver = relay.SMTPDeliver(*next)
 	case *dir != "":
-		// The folder is made here, so that -dir /tmp/mail works as the
-		// README shows it, and a folder that cannot be made stops the
+		// The folder is made here, so that -dir /tmp/mail works as
+		// docs/mail.md shows it, and a folder that cannot be made stops the
 		// gateway at once rather than failing every message with 451.
 		if err := os.MkdirAll(*dir, 0o755); err != nil {
 			log.Fatal(err)

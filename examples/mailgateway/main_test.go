@@ -176,7 +176,7 @@ func TestGateway(t *testing.T) {
 			func(stdout, _ string) string { return stdout }, 1},
 		{"into -dir", func(_ *testing.T, dir string) []string { return []string{"-dir", dir} }, 0,
 			func(_, dir string) string { return header + readDir(dir) }, 1},
-		// As the README shows it: -dir /tmp/mail, a folder that need not
+		// As docs/mail.md shows it: -dir /tmp/mail, a folder that need not
 		// exist yet.
 		{"into a new -dir", func(_ *testing.T, dir string) []string { return []string{"-dir", filepath.Join(dir, "new", "mail")} }, 0,
 			func(_, dir string) string { return header + readDir(filepath.Join(dir, "new", "mail")) }, 1},
