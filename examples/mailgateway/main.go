@@ -19,7 +19,10 @@
 // 5.4.6, which the sender does not retry, and not handed on. Envelope
 // addresses must be local@domain with a dot-atom local part of ASCII;
 // others (a quoted local part, which go-smtp would hand on unquoted) get
-// 553.
+// 553. A message with a CR or LF that is not part of a CRLF is refused
+// with 554 5.6.0 and nothing of it after that octet is handed on: a next
+// hop that took a bare CR for a line end would run the lines after
+// "<CR>.<CR>" as commands ("SMTP smuggling").
 //
 // It holds at most -max-connections sessions open at once (256); a client
 // that comes meanwhile is answered 421 4.3.2, a transient failure, and

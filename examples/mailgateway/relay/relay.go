@@ -18,7 +18,10 @@
 //
 // Envelope addresses are taken only as local@domain with a dot-atom local
 // part of ASCII (and the null sender), so that each is handed on, and
-// written into a trace field, as the client meant it; others get 553.
+// written into a trace field, as the client meant it; others get 553. A
+// message with a CR or LF that is not part of a CRLF gets 554 5.6.0, and
+// nothing of it after that octet is handed on (RFC 5321 §2.3.8; see
+// clientReader).
 package relay
 
 import (
@@ -141,12 +144,12 @@ func (s *session) Data(r io.Reader) error {
 	// the header.
 	rr := mailhdr.NewReader(io.MultiReader(strings.NewReader(trace), r), s.b.Options)
 	if err := s.b.Deliver(s.from, s.to, rr); err != nil {
-		return s.failed(err, src.tooLong)
+		return s.failed(err, src)
 	}
 	// A Deliver that stopped reading early must not cut the message: the
 	// SMTP reader needs the rest consumed.
 	if _, err := io.Copy(io.Discard, rr); err != nil {
-		return s.failed(err, src.tooLong)
+		return s.failed(err, src)
 	}
 	rep := rr.Report()
 	for i := range rep.Problems {
@@ -175,17 +178,22 @@ func (s *session) logf(format string, args ...any) {
 // becomes 451, which has the sender try again later; its detail, which
 // may name internal addresses and paths, goes to Logf only.
 //
-// A message with a line over the server's MaxLineLength (tooLong: reading
-// it from the client failed with smtp.ErrTooLongLine, which go-smtp gives
-// as a plain error) is answered 554 5.6.0, since the same message would
-// fail the same way every time it was sent again. The error alone does not
-// tell: go-smtp's client returns the same one for a next hop's over-long
-// reply, which is no fault of the message.
-func (s *session) failed(err error, tooLong bool) error {
+// A message with a bare CR or LF (src.err), or with a line over the
+// server's MaxLineLength (src.tooLong: reading it from the client failed
+// with smtp.ErrTooLongLine, which go-smtp gives as a plain error), is
+// answered 554 5.6.0, since the same message would fail the same way
+// every time it was sent again. The error alone does not tell: go-smtp's
+// client returns the same one for a next hop's over-long reply, which is
+// no fault of the message.
+func (s *session) failed(err error, src *clientReader) error {
+	if src.err != nil {
+		s.logf("refused: %s", src.err.Message)
+		return src.err
+	}
 	if se, ok := errors.AsType[*smtp.SMTPError](err); ok {
 		return se
 	}
-	if tooLong {
+	if src.tooLong {
 		s.logf("refused: %v", err)
 		return lineTooLong
 	}
@@ -208,17 +216,48 @@ func badAddress(code smtp.EnhancedCode, which string) error {
 		Message: which + " address not accepted: this gateway takes local@domain with a dot-atom local part of ASCII only"}
 }
 
+// bareLineEnd is the reply to a message with a CR or LF that is not part
+// of a CRLF: permanent, as X.6.0 (RFC 3463), since the same message would
+// fail the same way every time it was sent again.
+var bareLineEnd = &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 6, 0}, Message: "message has a bare CR or LF; lines must end with CRLF (RFC 5321 section 2.3.8)"}
+
 // clientReader is the message as the client sends it; tooLong records
 // that reading it failed on a line over the server's MaxLineLength.
+//
+// It fails with bareLineEnd at the first CR or LF that is not part of a
+// CRLF, before the octet that shows it, so that nothing after it is
+// handed on. RFC 5321 §2.3.8 has an SMTP client send CR and LF only as
+// CRLF, and this gateway is one to the next hop: go-smtp's server takes
+// a bare CR or LF as data and its client sends a bare CR on as it is, so
+// a next hop that took "<CR>.<CR>" for the end of the data would read
+// what follows as commands of the gateway's own ("SMTP smuggling"). The
+// gateway copies every octet but Content-Type fields, so it refuses such
+// a message rather than mend it.
 type clientReader struct {
 	r       io.Reader
 	tooLong bool
+	cr      bool            // the last octet handed on was a CR
+	err     *smtp.SMTPError // bareLineEnd, once seen
 }
 
 func (c *clientReader) Read(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
 	n, err := c.r.Read(p)
 	if errors.Is(err, smtp.ErrTooLongLine) {
 		c.tooLong = true
+	}
+	for i, b := range p[:n] {
+		if c.cr != (b == '\n') {
+			c.err = bareLineEnd
+			return i, c.err
+		}
+		c.cr = b == '\r'
+	}
+	if err == io.EOF && c.cr {
+		c.err = bareLineEnd
+		return n, c.err
 	}
 	return n, err
 }
