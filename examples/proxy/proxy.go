@@ -22,7 +22,13 @@ func newProxy(target *url.URL, logw io.Writer) http.Handler {
 	// controlled mapping (URI-body, MIME-type), whose change of meaning
 	// draft §6 warns of. A Rewrite hook cannot fail the request, so such
 	// a label reaches the backend as it came, a Content-Type, which this
-	// backend refuses (415). The backend's labels are trusted.
+	// backend refuses (415). Responses are mapped with the controlled
+	// mapping: the backend's own labels are trusted, and a stored
+	// document's label, which a client chose (a URI label, such as
+	// http://x.example/?MIME-type="text/html", is stored as it came, as
+	// Request: ToURI leaves URIs alone), can say nothing a client could
+	// not store directly (text/html); the backend serves those documents
+	// sandboxed.
 	clientOpts := opts
 	clientOpts.Mapping = []mapping.Option{mapping.NoControlled}
 	p := &httputil.ReverseProxy{
