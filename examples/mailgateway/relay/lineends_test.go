@@ -112,3 +112,51 @@ func TestClientReader(t *testing.T) {
 		}
 	}
 }
+
+// FuzzClientReader holds clientReader, on any message read in any chunks,
+// to an independent statement of its rule: it hands on the message up to
+// its first CR or LF that is not part of a CRLF, and fails there with
+// bareLineEnd; a message without one comes through whole.
+func FuzzClientReader(f *testing.F) {
+	for _, m := range bareLineEnds {
+		f.Add(m.msg, uint8(0))
+	}
+	f.Add("Subject: hi\r\n\r\nbody\r\n", uint8(1))
+	f.Add("a\r", uint8(3))
+	f.Fuzz(func(t *testing.T, msg string, chunk uint8) {
+		var r io.Reader = strings.NewReader(msg)
+		if chunk > 0 {
+			r = iotest.HalfReader(&chunkReader{r: r, n: int(chunk)})
+		}
+		got, err := io.ReadAll(&clientReader{r: r})
+		// want: the longest prefix in which every CR is followed by an
+		// LF and every LF follows a CR, ending after a CRLF or a CR that
+		// the next octet shows to be bare.
+		bare := -1 // the index of the octet that shows a bare CR or LF
+		for i := 0; i < len(msg) && bare < 0; i++ {
+			switch {
+			case msg[i] == '\r' && (i+1 == len(msg) || msg[i+1] != '\n'):
+				bare = i + 1
+			case msg[i] == '\n' && (i == 0 || msg[i-1] != '\r'):
+				bare = i
+			}
+		}
+		if bare < 0 {
+			require.NoError(t, err)
+			require.Equal(t, msg, string(got))
+			return
+		}
+		require.Equal(t, bareLineEnd, err)
+		require.Equal(t, msg[:bare], string(got))
+	})
+}
+
+// chunkReader reads at most n octets at a time.
+type chunkReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	return c.r.Read(p[:min(len(p), c.n)])
+}
