@@ -25,9 +25,13 @@ type liveNode struct {
 }
 
 func init() {
-	mib, err := strconv.Atoi(os.Getenv("CTURI_BENCH_LIVE_HEAP_MIB"))
-	if err != nil || mib <= 0 {
+	v := os.Getenv("CTURI_BENCH_LIVE_HEAP_MIB")
+	if v == "" {
 		return
+	}
+	mib, err := strconv.Atoi(v)
+	if err != nil || mib <= 0 {
+		panic("CTURI_BENCH_LIVE_HEAP_MIB wants a number of MiB above 0, not " + strconv.Quote(v))
 	}
 	if os.Getenv("CTURI_BENCH_LIVE_HEAP_FLAT") == "1" {
 		for range mib {

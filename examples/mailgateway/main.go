@@ -22,7 +22,9 @@
 // 553. A message with a CR or LF that is not part of a CRLF is refused
 // with 554 5.6.0 and nothing of it after that octet is handed on: a next
 // hop that took a bare CR for a line end would run the lines after
-// "<CR>.<CR>" as commands ("SMTP smuggling").
+// "<CR>.<CR>" as commands ("SMTP smuggling"). (go-smtp's server drops a
+// CR after a dot that starts a line, and misses the end of the data right
+// after CR CR LF; see the limitations in docs/mail.md.)
 //
 // It holds at most -max-connections sessions open at once (256); a client
 // that comes meanwhile is answered 421 4.3.2, a transient failure, and

@@ -18,6 +18,8 @@ import (
 // a bare CR for a line end would read "<CR>.<CR>" as the end of the data
 // and the lines after it as commands.
 var bareLineEnds = []struct{ name, msg string }{
+	// Far enough into the body that delivery has begun when it is seen.
+	{"late smuggling", "Subject: hi\r\n\r\n" + strings.Repeat("a line of body\r\n", 1000) + "body\r.\rMAIL FROM:<ceo@bank.example>\r\n"},
 	{"smuggling", "Subject: hi\r\n\r\nbody\r.\rMAIL FROM:<ceo@bank.example>\rRCPT TO:<victim@example.net>\rDATA\r\rSubject: smuggled\r\r.\r\nrest\r\n"},
 	// (go-smtp's server does not see an end of data right after CR CR LF.)
 	{"bare CR before CRLF", "Subject: hi\r\n\r\nbody\r\r\nmore\r\n"},
@@ -28,7 +30,10 @@ var bareLineEnds = []struct{ name, msg string }{
 
 // TestBareLineEnds: a message with a bare CR or LF is refused for good
 // (554 5.6.0) whichever way it is handed on, and nothing of it after that
-// octet reaches the next hop, a folder or standard output.
+// octet reaches the next hop, a folder or standard output: one seen while
+// the header is read is refused before anything is handed on, and a
+// later one cuts the delivery short. The session goes on: a good message
+// after it on the same connection is accepted.
 func TestBareLineEnds(t *testing.T) {
 	var mu sync.Mutex
 	var atHop []string // what the next hop delivered
@@ -57,27 +62,46 @@ func TestBareLineEnds(t *testing.T) {
 				addr := serve(t, &Backend{Now: clock, Deliver: d.deliver, Logf: func(f string, a ...any) {
 					logged = append(logged, f)
 				}})
-				reply := rawSession(t, addr, []string{"EHLO localhost", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>"}, m.msg)
+				rc := dialRaw(t, addr)
+				for _, l := range []string{"EHLO localhost", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>", "DATA"} {
+					rc.send(l + "\r\n")
+				}
+				reply := rc.send(m.msg + ".\r\n")
 				assert.True(t, strings.HasPrefix(reply, "554 5.6.0 "), "%s: %s", d.name, reply)
 				assert.NotEmpty(t, logged, d.name)
+				for _, l := range []string{"MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>", "DATA"} {
+					rc.send(l + "\r\n")
+				}
+				reply = rc.send(msg + ".\r\n")
+				assert.True(t, strings.HasPrefix(reply, "250 "), "%s, the next message: %s", d.name, reply)
 			}
-			assert.Contains(t, out.String(), "not accepted")
+			if strings.HasPrefix(m.name, "late") {
+				assert.Contains(t, out.String(), "a line of body")
+				assert.Contains(t, out.String(), "not accepted")
+			} else {
+				assert.Equal(t, 1, strings.Count(out.String(), "=== message from"), "only the good message")
+			}
 			assert.NotContains(t, out.String(), "MAIL FROM:<ceo")
 			assert.NotContains(t, out.String(), "X: y")
 			files, err := os.ReadDir(dir)
 			require.NoError(t, err)
-			assert.Empty(t, files, "a folder gets no file, not even a temporary one")
+			assert.Len(t, files, 1, "a folder gets the good message only, and no temporary file")
 		})
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	assert.Empty(t, atHop, "the next hop delivered nothing")
+	require.Len(t, atHop, len(bareLineEnds), "the next hop delivered the good messages only")
+	for _, m := range atHop {
+		assert.True(t, strings.HasSuffix(m, rewritten), "%q", m)
+		assert.NotContains(t, m, "ceo@bank")
+	}
 }
 
-// TestClientReader holds clientReader to its rule octet by octet, with a
-// CR at the end of one read and its LF at the start of the next: CRLF
-// passes, a bare CR or LF stops the message before the octet that shows
-// it, and the error stays.
+// TestClientReader holds clientReader to its rule, read whole, octet by
+// octet (a CR at the end of one read and its LF at the start of the
+// next), and with the last data and io.EOF from one read, as go-smtp's
+// reader gives them: CRLF passes, a bare CR or LF stops the message before
+// the octet that shows it, and the error stays.
 func TestClientReader(t *testing.T) {
 	for _, tt := range []struct {
 		in, before string // before: what is handed on before the error
@@ -93,14 +117,10 @@ func TestClientReader(t *testing.T) {
 		{"a\r", "a\r", true}, // the data ends after a CR
 		{"a\r\n\n", "a\r\n", true},
 	} {
-		for _, oneByte := range []bool{false, true} {
-			var r io.Reader = strings.NewReader(tt.in)
-			if oneByte {
-				r = iotest.OneByteReader(r)
-			}
-			c := &clientReader{r: r}
+		for _, read := range readers {
+			c := &clientReader{r: read.wrap(strings.NewReader(tt.in))}
 			got, err := io.ReadAll(c)
-			assert.Equal(t, tt.before, string(got), "%q (one byte at a time: %v)", tt.in, oneByte)
+			assert.Equal(t, tt.before, string(got), "%q (%s)", tt.in, read.name)
 			if !tt.bare {
 				assert.NoError(t, err, "%q", tt.in)
 				continue
@@ -119,14 +139,17 @@ func TestClientReader(t *testing.T) {
 // bareLineEnd; a message without one comes through whole.
 func FuzzClientReader(f *testing.F) {
 	for _, m := range bareLineEnds {
-		f.Add(m.msg, uint8(0))
+		f.Add(m.msg, uint8(0), false)
 	}
-	f.Add("Subject: hi\r\n\r\nbody\r\n", uint8(1))
-	f.Add("a\r", uint8(3))
-	f.Fuzz(func(t *testing.T, msg string, chunk uint8) {
+	f.Add("Subject: hi\r\n\r\nbody\r\n", uint8(1), true)
+	f.Add("a\r", uint8(3), true)
+	f.Fuzz(func(t *testing.T, msg string, chunk uint8, dataErr bool) {
 		var r io.Reader = strings.NewReader(msg)
 		if chunk > 0 {
 			r = iotest.HalfReader(&chunkReader{r: r, n: int(chunk)})
+		}
+		if dataErr {
+			r = iotest.DataErrReader(r)
 		}
 		got, err := io.ReadAll(&clientReader{r: r})
 		// want: the longest prefix in which every CR is followed by an
@@ -149,6 +172,17 @@ func FuzzClientReader(f *testing.F) {
 		require.Equal(t, bareLineEnd, err)
 		require.Equal(t, msg[:bare], string(got))
 	})
+}
+
+// readers are the ways TestClientReader reads a message.
+var readers = []struct {
+	name string
+	wrap func(io.Reader) io.Reader
+}{
+	{"whole", func(r io.Reader) io.Reader { return r }},
+	{"one octet at a time", iotest.OneByteReader},
+	{"the last data with io.EOF", iotest.DataErrReader},
+	{"one octet at a time, the last with io.EOF", func(r io.Reader) io.Reader { return iotest.DataErrReader(iotest.OneByteReader(r)) }},
 }
 
 // chunkReader reads at most n octets at a time.

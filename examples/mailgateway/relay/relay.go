@@ -130,6 +130,11 @@ func (s *session) Data(r io.Reader) error {
 	limit := s.b.maxHops()
 	src := &clientReader{r: r}
 	hops, continued, r := countHops(src, MaxTraceBytes, limit)
+	if src.err != nil {
+		// A bare CR or LF in the header: refused before anything is
+		// handed on (no next hop dialled, no file begun).
+		return s.failed(src.err, src)
+	}
 	if hops >= limit {
 		s.logf("refused: %d Received fields, a routing loop (the limit is %d)", hops, limit)
 		return routingLoop
@@ -226,7 +231,8 @@ var bareLineEnd = &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 
 //
 // It fails with bareLineEnd at the first CR or LF that is not part of a
 // CRLF, before the octet that shows it, so that nothing after it is
-// handed on. RFC 5321 §2.3.8 has an SMTP client send CR and LF only as
+// handed on. (It sees the data as go-smtp's server hands it over, which
+// drops a CR after a dot at the start of a line, as it drops the dot.) RFC 5321 §2.3.8 has an SMTP client send CR and LF only as
 // CRLF, and this gateway is one to the next hop: go-smtp's server takes
 // a bare CR or LF as data and its client sends a bare CR on as it is, so
 // a next hop that took "<CR>.<CR>" for the end of the data would read
