@@ -130,10 +130,10 @@ func (s *session) Data(r io.Reader) error {
 	limit := s.b.maxHops()
 	src := &clientReader{r: r}
 	hops, continued, r := countHops(src, MaxTraceBytes, limit)
-	if src.err != nil {
+	if src.bare {
 		// A bare CR or LF in the header: refused before anything is
 		// handed on (no next hop dialled, no file begun).
-		return s.failed(src.err, src)
+		return s.failed(bareLineEnd, src)
 	}
 	if hops >= limit {
 		s.logf("refused: %d Received fields, a routing loop (the limit is %d)", hops, limit)
@@ -183,7 +183,7 @@ func (s *session) logf(format string, args ...any) {
 // becomes 451, which has the sender try again later; its detail, which
 // may name internal addresses and paths, goes to Logf only.
 //
-// A message with a bare CR or LF (src.err), or with a line over the
+// A message with a bare CR or LF (src.bare), or with a line over the
 // server's MaxLineLength (src.tooLong: reading it from the client failed
 // with smtp.ErrTooLongLine, which go-smtp gives as a plain error), is
 // answered 554 5.6.0, since the same message would fail the same way
@@ -191,9 +191,9 @@ func (s *session) logf(format string, args ...any) {
 // client returns the same one for a next hop's over-long reply, which is
 // no fault of the message.
 func (s *session) failed(err error, src *clientReader) error {
-	if src.err != nil {
-		s.logf("refused: %s", src.err.Message)
-		return src.err
+	if src.bare {
+		s.logf("refused: %s", bareLineEnd.Message)
+		return bareLineEnd
 	}
 	if se, ok := errors.AsType[*smtp.SMTPError](err); ok {
 		return se
@@ -227,13 +227,15 @@ func badAddress(code smtp.EnhancedCode, which string) error {
 var bareLineEnd = &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 6, 0}, Message: "message has a bare CR or LF; lines must end with CRLF (RFC 5321 section 2.3.8)"}
 
 // clientReader is the message as the client sends it; tooLong records
-// that reading it failed on a line over the server's MaxLineLength.
+// that reading it failed on a line over the server's MaxLineLength, bare
+// that it held a bare CR or LF.
 //
 // It fails with bareLineEnd at the first CR or LF that is not part of a
 // CRLF, before the octet that shows it, so that nothing after it is
 // handed on. (It sees the data as go-smtp's server hands it over, which
-// drops a CR after a dot at the start of a line, as it drops the dot.) RFC 5321 §2.3.8 has an SMTP client send CR and LF only as
-// CRLF, and this gateway is one to the next hop: go-smtp's server takes
+// drops a CR after a dot at the start of a line, as it drops the dot.)
+// RFC 5321 §2.3.8 has an SMTP client send CR and LF only as CRLF, and
+// this gateway is one to the next hop: go-smtp's server takes
 // a bare CR or LF as data and its client sends a bare CR on as it is, so
 // a next hop that took "<CR>.<CR>" for the end of the data would read
 // what follows as commands of the gateway's own ("SMTP smuggling"). The
@@ -242,13 +244,13 @@ var bareLineEnd = &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 
 type clientReader struct {
 	r       io.Reader
 	tooLong bool
-	cr      bool            // the last octet handed on was a CR
-	err     *smtp.SMTPError // bareLineEnd, once seen
+	bare    bool
+	cr      bool // the last octet handed on was a CR
 }
 
 func (c *clientReader) Read(p []byte) (int, error) {
-	if c.err != nil {
-		return 0, c.err
+	if c.bare {
+		return 0, bareLineEnd
 	}
 	n, err := c.r.Read(p)
 	if errors.Is(err, smtp.ErrTooLongLine) {
@@ -256,14 +258,14 @@ func (c *clientReader) Read(p []byte) (int, error) {
 	}
 	for i, b := range p[:n] {
 		if c.cr != (b == '\n') {
-			c.err = bareLineEnd
-			return i, c.err
+			c.bare = true
+			return i, bareLineEnd
 		}
 		c.cr = b == '\r'
 	}
 	if err == io.EOF && c.cr {
-		c.err = bareLineEnd
-		return n, c.err
+		c.bare = true
+		return n, bareLineEnd
 	}
 	return n, err
 }
