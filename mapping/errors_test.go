@@ -46,6 +46,8 @@ func TestErrorKinds(t *testing.T) {
 		{"bad-utf8: decoded value", false, `ContentType:text/plain?a="%FF"`, nil, KindBadUTF8, 26, "not valid UTF-8 at offset 26"},
 		{"relative-uri: network path", false, "//example.com/x", nil, KindRelativeURI, 0, "no scheme at offset 0"},
 		{"relative-uri: after WSP", false, "  /x", nil, KindRelativeURI, 2, "no scheme at offset 2"},
+		{"relative-uri: empty scheme", false, ":x", nil, KindRelativeURI, 0, "no scheme at offset 0"},
+		{"relative-uri: empty scheme after WSP", false, " :x", nil, KindRelativeURI, 1, "no scheme at offset 1"},
 		{"relative-uri: uri. body", true, "application/uri.foo", nil, KindRelativeURI, 16, "decoded URI at offset 16 has no scheme"},
 		{"invalid-uri: space", false, "http://x/a b", nil, KindInvalidURI, 10, "octet 0x20 not allowed in a URI at offset 10"},
 		{"invalid-uri: bad escape", false, "http://x/%zz", nil, KindInvalidURI, 9, "'%' not followed by two hex digits in the body at offset 9"},

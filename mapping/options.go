@@ -23,6 +23,13 @@ const (
 	// to ';', '"', white space or the end. It affects the parsing of
 	// Content-Types (ToURI, ParseContentType) only; the output is as well
 	// formed as without it.
+	//
+	// A '(' in such a value is part of it, so a comment right after a
+	// value needs white space before it: "a=b(c)" is the value "b(c)"
+	// under Lenient and "b" with a comment without it, and "a=b(c d)",
+	// which the default grammar reads as "b" and a comment, is a syntax
+	// error under Lenient. SPEC C2 says so; its line that Lenient "only
+	// widens" what is accepted does not hold for these labels.
 	Lenient
 
 	// NoControlled refuses the controlled mapping of draft §2.4 and §3.3:

@@ -82,6 +82,20 @@ func TestSeed001Octets(t *testing.T) {
 	assert.Equal(t, "R0lGODlhBwAHAKIAAAAAAA%3D%3D", got)
 }
 
+// TestEscapeCharsetAlwaysEncodesPercent: '%' is encoded whatever keep
+// says, with either treatment, so that the result decodes to the octets
+// (SPEC R0.7, R0.8).
+func TestEscapeCharsetAlwaysEncodesPercent(t *testing.T) {
+	keep := mapping.NewByteSet("%05")
+	for _, how := range []Treatment{Opaque, DecodeFirst} {
+		for _, charset := range []string{"", "windows-1252", "shift_jis"} {
+			got, err := EscapeCharset([]byte("50%"), charset, how, keep)
+			require.NoError(t, err, "%v %q", how, charset)
+			assert.Equal(t, "50%25", got, "%v %q", how, charset)
+		}
+	}
+}
+
 func TestEscapeCharsetErrors(t *testing.T) {
 	for _, tt := range []struct {
 		text    string
