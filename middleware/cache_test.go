@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+	"unsafe"
 
 	"github.com/cturi/cturi/mapping"
 	"github.com/stretchr/testify/assert"
@@ -350,4 +352,33 @@ func TestCacheAdmitsLabelsMissingInTurn(t *testing.T) {
 	}
 	assert.True(t, cached(rw, a, ToContentType), a)
 	assert.True(t, cached(rw, b, ToContentType), b)
+}
+
+// The cache keeps a copy of a label, not the larger string it may have
+// been cut from (a whole header block): once the caller lets go of that
+// string, it can be collected while the cache holds the label.
+func TestCacheCopiesLabels(t *testing.T) {
+	rw := newRewriter(Options{})
+	freed := make(chan struct{})
+	func() {
+		big := strings.Repeat("x", 1<<20) + "ContentType:text/plain"
+		label := big[1<<20:]
+		runtime.AddCleanup(unsafe.StringData(big), func(ch chan struct{}) { close(ch) }, freed)
+		for range 3 { // two misses admit it; the third is a hit
+			out, err := rw.mapLabel(label, ToContentType)
+			require.NoError(t, err)
+			require.Equal(t, "text/plain", out)
+		}
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		runtime.GC()
+		select {
+		case <-freed:
+			runtime.KeepAlive(rw)
+			return
+		case <-time.After(20 * time.Millisecond):
+		}
+		require.True(t, time.Now().Before(deadline), "the 1 MiB string the label was cut from is still reachable")
+	}
 }

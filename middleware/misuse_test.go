@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"mime/multipart"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -385,4 +386,85 @@ func TestZeroError(t *testing.T) {
 		assert.Equal(t, "unknown", e.Kind())
 		_ = e.Error()
 	})
+}
+
+// A multipart form that a handler ahead of the middleware parsed into the
+// caller's request belongs to the caller: when the label changes, the
+// handler's copy shares that form, and the middleware removes the files
+// of a form only when the copy parsed its own.
+func TestCallersMultipartFormKept(t *testing.T) {
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	fw, err := mw.CreateFormFile("file", "f.txt")
+	require.NoError(t, err)
+	_, _ = fw.Write(bytes.Repeat([]byte("x"), 4096))
+	require.NoError(t, mw.Close())
+	r := httptest.NewRequest(http.MethodPost, "/", &body)
+	// boundary=x as Go and browsers write it: Canonical quotes it.
+	r.Header.Set("Content-Type", mw.FormDataContentType())
+	inner := Rewrite(Options{Request: Canonical, Response: Leave})(http.HandlerFunc(func(_ http.ResponseWriter, r2 *http.Request) {
+		assert.NotSame(t, r, r2, "the label changed, so the handler has a copy")
+		assert.Same(t, r.MultipartForm, r2.MultipartForm)
+	}))
+	http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		require.NoError(t, r.ParseMultipartForm(0)) // maxMemory 0: the file goes to disk
+		defer func() { _ = r.MultipartForm.RemoveAll() }()
+		inner.ServeHTTP(w, r)
+		f, err := r.MultipartForm.File["file"][0].Open()
+		if assert.NoError(t, err, "the caller's form file is still there") {
+			_ = f.Close()
+		}
+	}).ServeHTTP(httptest.NewRecorder(), r)
+}
+
+// A flush the writer cannot do after the header went out changes
+// nothing: the rewrite has happened, so a label set after it is neither
+// mapped nor reported.
+func TestUnsupportedFlushAfterTheHeader(t *testing.T) {
+	w := &minimalWriter{h: http.Header{}}
+	reports := 0
+	Rewrite(Options{OnError: func(*http.Request, error) { reports++ }})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte("a")) // the header goes out
+		assert.ErrorIs(t, http.NewResponseController(w).Flush(), http.ErrNotSupported)
+		w.Header().Set("Content-Type", "ContentType:text/plain%0D%0AX:1") // too late, and unmappable
+		_, _ = w.Write([]byte("b"))
+	})).ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/", nil))
+	assert.Zero(t, reports)
+	assert.Empty(t, w.sent)
+	assert.Equal(t, "ab", w.body.String())
+}
+
+// After a probing flush, the field the probe mapped is not mapped again,
+// but a field the handler sets anew is, even to the same value (a new
+// slice), or the same slice put back after a later probe found none: an
+// unmappable label is reported for each.
+func TestProbedFieldSetAgain(t *testing.T) {
+	const bad = "ContentType:text/plain%0D%0AX:1"
+	for name, handle := range map[string]func(w http.ResponseWriter){
+		"set again": func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", bad)
+			_ = http.NewResponseController(w).Flush()
+			w.Header().Set("Content-Type", bad)
+		},
+		"put back after a probe without a label": func(w http.ResponseWriter) {
+			s := []string{bad}
+			w.Header()["Content-Type"] = s
+			_ = http.NewResponseController(w).Flush()
+			delete(w.Header(), "Content-Type")
+			_ = http.NewResponseController(w).Flush()
+			w.Header()["Content-Type"] = s
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			w := &minimalWriter{h: http.Header{}}
+			reports := 0
+			opts := Options{Unmappable: PassThrough, OnError: func(*http.Request, error) { reports++ }}
+			Rewrite(opts)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				handle(w)
+				_, _ = w.Write([]byte("a"))
+			})).ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/", nil))
+			assert.Equal(t, 2, reports)
+			assert.Equal(t, []string{bad}, w.sent)
+		})
+	}
 }

@@ -73,6 +73,20 @@ func TestEarlyHintsPassThrough(t *testing.T) {
 	assert.Equal(t, event{"WriteHeader", 200, []string{ctLabel}}, rec.events[2])
 }
 
+// A label set after a 1xx response, 100 Continue as well as 103 Early
+// Hints, is mapped when the final header goes out.
+func TestLabelSetAfterInformational(t *testing.T) {
+	for _, code := range []int{http.StatusContinue, http.StatusEarlyHints} {
+		rec := newRecordingWriter()
+		serve(Rewrite(Options{})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(code)
+			w.Header().Set("Content-Type", uriLabel)
+			_, _ = w.Write([]byte("x"))
+		})), rec, httptest.NewRequest(http.MethodGet, "/", nil))
+		assert.Equal(t, []string{ctLabel}, rec.sent(), "%d", code)
+	}
+}
+
 // The rewrite happens once: a label set after the header went out is not
 // mapped (it would not reach the wire anyway), and mapping does not run
 // again.

@@ -52,6 +52,22 @@ func TestStructureChangeKeepsTheBody(t *testing.T) {
 	}
 }
 
+// A quoted-pair before a tspecial is the tspecial to Go and to the
+// mapping: boundary="a\:b" is a:b, which Canonical writes as "a:b", the
+// same boundary, so the request goes through.
+func TestQuotedPairBoundary(t *testing.T) {
+	var got string
+	h := Rewrite(Options{Request: Canonical, Response: Leave})(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		got = r.Header.Get("Content-Type")
+	}))
+	r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(""))
+	r.Header.Set("Content-Type", `multipart/form-data; boundary="a\:b"`)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	assert.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	assert.Equal(t, `multipart/form-data; boundary="a:b"`, got)
+}
+
 // FuzzSimpleBoundary holds simpleBoundary, the allocation-free reading of
 // a boundary, to mime.ParseMediaType, which it stands in for: whatever it
 // reads, Go reads the same, with no other parameter.
@@ -59,7 +75,7 @@ func FuzzSimpleBoundary(f *testing.F) {
 	for _, s := range []string{
 		"multipart/form-data; boundary=----WebKitFormBoundary0123456789abcdef",
 		`multipart/form-data; boundary="----x y"`, ` Multipart/Mixed ;	BOUNDARY=a `,
-		`multipart/mixed; boundary=""`, `multipart/mixed; boundary="a\b"`, `multipart/mixed; boundary="a"b"`,
+		`multipart/mixed; boundary=""`, `multipart/mixed; boundary="a\b"`, `multipart/mixed; boundary="a\:b"`, `multipart/mixed; boundary="a"b"`,
 		"multipart/mixed; boundary=a; charset=b", "multipart/mixed;boundary=a=b", "multipart/mixed; boundary =a",
 		"multipart/mixed;\vboundary=a", "multipart/mixed; boundary=\"a\r\nb\"", "text/plain; boundary=a",
 	} {
