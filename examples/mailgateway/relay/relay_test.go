@@ -482,3 +482,63 @@ func TestNextHopLongReplyIsTransient(t *testing.T) {
 	require.True(t, ok, "%v", err)
 	assert.Equal(t, 451, se.Code, se.Message)
 }
+
+// MaxHops 1 is one hop, not the default: a message with one Received
+// field is refused as looping.
+func TestMaxHopsOne(t *testing.T) {
+	delivered := false
+	addr := serve(t, &Backend{MaxHops: 1, Now: clock,
+		Deliver: func(string, []string, io.Reader) error { delivered = true; return nil }})
+	c, err := smtp.Dial(addr)
+	require.NoError(t, err)
+	defer c.Close()
+	err = c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(withReceived(1)))
+	var se *smtp.SMTPError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, 554, se.Code)
+	assert.Equal(t, smtp.EnhancedCode{5, 4, 6}, se.EnhancedCode)
+	assert.False(t, delivered)
+}
+
+// A Session used without go-smtp's server, which refuses DATA before
+// RCPT itself, refuses a message without recipients.
+func TestDataWithoutRecipients(t *testing.T) {
+	delivered := false
+	s, err := (&Backend{Deliver: func(string, []string, io.Reader) error { delivered = true; return nil }}).NewSession(nil)
+	require.NoError(t, err)
+	require.NoError(t, s.Mail("a@example.com", nil))
+	var se *smtp.SMTPError
+	require.ErrorAs(t, s.Data(strings.NewReader(msg)), &se)
+	assert.Equal(t, 554, se.Code)
+	assert.False(t, delivered)
+}
+
+// While DirDeliver writes a message, its file has a name that a reader
+// of *.eml does not pick up.
+func TestDirDeliverHidesPartialFile(t *testing.T) {
+	dir := t.TempDir()
+	var seen []string
+	r := io.MultiReader(strings.NewReader("Subject: x\r\n"), readerFunc(func([]byte) (int, error) {
+		var err error
+		seen, err = filepath.Glob(filepath.Join(dir, "*.eml"))
+		require.NoError(t, err)
+		return 0, io.EOF
+	}))
+	require.NoError(t, DirDeliver(dir)("a@example.com", []string{"b@example.net"}, r))
+	assert.Empty(t, seen, "a half-written message is visible as .eml")
+	done, err := filepath.Glob(filepath.Join(dir, "*.eml"))
+	require.NoError(t, err)
+	assert.Len(t, done, 1)
+}
+
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
+
+// WriterDeliver quotes a sender with a space (reachable by calling it
+// directly: MAIL FROM refuses one).
+func TestWriterDeliverQuotesSpace(t *testing.T) {
+	var b bytes.Buffer
+	require.NoError(t, WriterDeliver(&b)("a b@example.com", []string{"b@example.net"}, strings.NewReader("x")))
+	assert.True(t, strings.HasPrefix(b.String(), `=== message from <"a b@example.com">`), b.String())
+}

@@ -425,3 +425,48 @@ func relayOne(t *testing.T, m string) string {
 	_, delivered, _ := strings.Cut(out.String(), "\n")
 	return delivered
 }
+
+// The rest of a header line longer than countHops's buffer does not end
+// the header: the Received fields after it are counted, and the message
+// comes through whole.
+func TestCountHopsAfterLongLine(t *testing.T) {
+	m := "X-Long: " + strings.Repeat("a", 5000) + "\r\nReceived: a\r\nReceived: b\r\n\r\nhi\r\n"
+	hops, _, r := countHops(strings.NewReader(m), MaxTraceBytes, 100)
+	assert.Equal(t, 2, hops)
+	got, err := io.ReadAll(r)
+	require.NoError(t, err)
+	assert.Equal(t, m, string(got))
+}
+
+// A line whose name holds a control character is no field: it ends the
+// header, and a Received line after it is body.
+func TestFieldNameWithControl(t *testing.T) {
+	_, ok := fieldName([]byte("X\x01Y: 1\r\n"))
+	assert.False(t, ok)
+	hops, _, _ := countHops(strings.NewReader("X\x01Y: 1\r\nReceived: a\r\n\r\nhi\r\n"), MaxTraceBytes, 100)
+	assert.Zero(t, hops)
+}
+
+// An address literal given in HELO is written only beside the TCP
+// address it came from.
+func TestHeloLiteralNeedsTCP(t *testing.T) {
+	f := receivedField("[192.0.2.1]", "", "localhost", "SMTP", nil, clock())
+	assert.True(t, strings.HasPrefix(f, "Received: from unknown by localhost"), f)
+}
+
+// A line of exactly 78 columns is not folded (RFC 5322 §2.1.1).
+func TestFoldAt78(t *testing.T) {
+	w := strings.Repeat("a", 75)
+	assert.Equal(t, "N: "+w+"\r\n", fold("N:", [][]string{{w}}))
+	assert.Contains(t, fold("N:", [][]string{{w + "a"}}), "\r\n", "79 columns")
+}
+
+// A domain label may not start with a hyphen (RFC 5321 §4.1.2).
+func TestHyphenLabel(t *testing.T) {
+	assert.False(t, isDomain("-x.example"))
+	s, err := (&Backend{}).NewSession(nil)
+	require.NoError(t, err)
+	var se *smtp.SMTPError
+	require.ErrorAs(t, s.Mail("a@-x.example", nil), &se)
+	assert.Equal(t, 553, se.Code)
+}
