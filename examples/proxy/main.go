@@ -32,32 +32,61 @@ import (
 )
 
 func main() {
-	addr := flag.String("addr", "127.0.0.1:0", "address to listen on (port 0 picks a free one)")
-	backend := flag.String("backend", "", "URL of the backend (default: start the embedded demo backend)")
-	flag.IntVar(&maxConnections, "max-connections", maxConnections, "most client connections open at once; more clients wait (at least 1)")
-	flag.Parse()
-	var bad string
+	cfg, err := parseArgs(os.Args[1:], os.Stderr)
 	switch {
-	case flag.NArg() > 0:
-		bad = fmt.Sprintf("unexpected argument %q", flag.Arg(0))
-	case maxConnections < 1:
-		bad = "-max-connections must be at least 1"
-	}
-	if bad != "" { // the flag package's status for a bad command line
-		fmt.Fprintln(os.Stderr, "proxy:", bad)
-		flag.Usage()
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0)
+	case err != nil: // the flag package's status for a bad command line
 		os.Exit(2)
 	}
+	maxConnections = cfg.maxConnections
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *addr, *backend, os.Stdout, os.Stderr); err != nil {
+	if err := run(ctx, cfg.addr, cfg.backend, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "proxy:", err)
 		if _, ok := errors.AsType[usageError](err); ok {
-			flag.Usage()
+			cfg.usage()
 			os.Exit(2)
 		}
 		os.Exit(1)
 	}
+}
+
+// config is the command line: the flags' values, and usage, which writes
+// the usage where parseArgs wrote.
+type config struct {
+	addr, backend  string
+	maxConnections int
+	usage          func()
+}
+
+// parseArgs reads the command line, without the program's name. It
+// writes what is wrong with a bad one, and the usage, to stderr, and
+// returns an error: flag.ErrHelp for -h. run checks the backend's URL.
+func parseArgs(args []string, stderr io.Writer) (config, error) {
+	var cfg config
+	fs := flag.NewFlagSet("proxy", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:0", "address to listen on (port 0 picks a free one)")
+	fs.StringVar(&cfg.backend, "backend", "", "URL of the backend (default: start the embedded demo backend)")
+	fs.IntVar(&cfg.maxConnections, "max-connections", maxConnections, "most client connections open at once; more clients wait (at least 1)")
+	cfg.usage = fs.Usage
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	var bad string
+	switch {
+	case fs.NArg() > 0:
+		bad = fmt.Sprintf("unexpected argument %q", fs.Arg(0))
+	case cfg.maxConnections < 1:
+		bad = "-max-connections must be at least 1"
+	}
+	if bad != "" {
+		fmt.Fprintln(stderr, "proxy:", bad)
+		fs.Usage()
+		return cfg, errors.New(bad)
+	}
+	return cfg, nil
 }
 
 // usageError is a bad -backend: main answers it with the usage and status

@@ -354,3 +354,82 @@ func TestProxyForwarding(t *testing.T) {
 	res.Body.Close()
 	assert.Equal(t, http.StatusBadGateway, res.StatusCode, "backend down")
 }
+
+// The embedded demo backend listens on the loopback interface too.
+func TestDemoBackendOnLoopback(t *testing.T) {
+	var out strings.Builder
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_ = run(ctx, "127.0.0.1:0", "", &out, io.Discard) // it prints before it serves
+	assert.Contains(t, out.String(), "Proxying to http://127.0.0.1:")
+}
+
+// Responses come from the backend, which the proxy trusts: a stored URI
+// label with a MIME-type item comes back through the controlled mapping
+// (requests, from clients, may not use it).
+func TestResponsesUseControlledMapping(t *testing.T) {
+	base, _ := servertest.Start(t, runExample)
+	res, err := http.Post(base+"/documents", `http://x.example/?MIME-type="text/html"`, strings.NewReader("<p>x</p>"))
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, http.StatusCreated, res.StatusCode)
+	res, err = http.Get(base + res.Header.Get("Location"))
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, http.StatusOK, res.StatusCode)
+	assert.Equal(t, `text/html; URI-body="http%3A%2F%2Fx.example%2F"`, res.Header.Get("Content-Type"))
+}
+
+// A response of known length is passed on as the backend writes it, not
+// held back until it ends (FlushInterval -1; Go's proxy flushes event
+// streams and chunked answers anyway).
+func TestProxyFlushesFixedLength(t *testing.T) {
+	gotFirst := make(chan struct{})
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "ContentType:text/plain")
+		w.Header().Set("Content-Length", "10")
+		_, _ = io.WriteString(w, "hello")
+		_ = http.NewResponseController(w).Flush()
+		select {
+		case <-gotFirst:
+		case <-time.After(15 * time.Second):
+		}
+		_, _ = io.WriteString(w, "world")
+	}))
+	defer backend.Close()
+	target, err := url.Parse(backend.URL)
+	require.NoError(t, err)
+	proxy := httptest.NewServer(newProxy(target, io.Discard))
+	defer proxy.Close()
+	first := make(chan string, 1)
+	go func() {
+		defer close(gotFirst)
+		res, err := http.Get(proxy.URL)
+		if err != nil {
+			first <- err.Error()
+			return
+		}
+		defer res.Body.Close()
+		b := make([]byte, 5)
+		_, err = io.ReadFull(res.Body, b)
+		if err != nil {
+			first <- err.Error()
+			return
+		}
+		first <- string(b)
+	}()
+	select {
+	case got := <-first:
+		assert.Equal(t, "hello", got)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the first part of the body is held back by the proxy")
+	}
+}
+
+// The backend's own error answers are not to be sniffed either.
+func TestBackendErrorNosniff(t *testing.T) {
+	w := httptest.NewRecorder()
+	newBackend().ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/documents/9", nil))
+	assert.Equal(t, http.StatusNotFound, w.Code)
+	assert.Equal(t, "nosniff", w.Header().Get("X-Content-Type-Options"))
+}

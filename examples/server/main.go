@@ -40,29 +40,46 @@ import (
 )
 
 func main() {
-	addr := flag.String("addr", "127.0.0.1:0", "address to listen on (port 0 picks a free one)")
-	flag.IntVar(&maxConnections, "max-connections", maxConnections, "most connections open at once; more clients wait (at least 1)")
-	flag.Parse()
-	switch { // the flag package's status for a bad command line
-	case flag.NArg() > 0:
-		usageError(fmt.Sprintf("unexpected argument %q", flag.Arg(0)))
-	case maxConnections < 1:
-		usageError("-max-connections must be at least 1")
+	addr, conns, err := parseArgs(os.Args[1:], os.Stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0)
+	case err != nil: // the flag package's status for a bad command line
+		os.Exit(2)
 	}
+	maxConnections = conns
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *addr, os.Stdout, os.Stderr); err != nil {
+	if err := run(ctx, addr, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "server:", err)
 		os.Exit(1)
 	}
 }
 
-// usageError reports a bad command line and exits with status 2, as the
-// flag package does for a flag it does not know.
-func usageError(msg string) {
-	fmt.Fprintln(os.Stderr, "server:", msg)
-	flag.Usage()
-	os.Exit(2)
+// parseArgs reads the command line, without the program's name. It
+// writes what is wrong with a bad one, and the usage, to stderr, and
+// returns an error: flag.ErrHelp for -h.
+func parseArgs(args []string, stderr io.Writer) (addr string, conns int, err error) {
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&addr, "addr", "127.0.0.1:0", "address to listen on (port 0 picks a free one)")
+	fs.IntVar(&conns, "max-connections", maxConnections, "most connections open at once; more clients wait (at least 1)")
+	if err := fs.Parse(args); err != nil {
+		return "", 0, err
+	}
+	var bad string
+	switch {
+	case fs.NArg() > 0:
+		bad = fmt.Sprintf("unexpected argument %q", fs.Arg(0))
+	case conns < 1:
+		bad = "-max-connections must be at least 1"
+	}
+	if bad != "" {
+		fmt.Fprintln(stderr, "server:", bad)
+		fs.Usage()
+		return "", 0, errors.New(bad)
+	}
+	return addr, conns, nil
 }
 
 // The server's timeouts: headerTimeout bounds how long a client may take

@@ -347,3 +347,19 @@ func TestUnreadAnswersTimeOut(t *testing.T) {
 	n, err := io.Copy(io.Discard, conn)
 	assert.NotErrorIs(t, err, os.ErrDeadlineExceeded, "the server kept the connection open after %d bytes", n)
 }
+
+// The page may load nothing from elsewhere, and a JSON answer is not to
+// be sniffed as anything else.
+func TestSecurityHeaders(t *testing.T) {
+	h := newHandler(io.Discard)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/", nil))
+	require.Equal(t, http.StatusOK, w.Code)
+	assert.Equal(t, "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'", w.Header().Get("Content-Security-Policy"))
+	for _, target := range []string{"/api/map?label=text/plain", "/api/map?label=ContentType:a%250Ab"} {
+		w = httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, target, nil))
+		assert.Equal(t, "application/json", w.Header().Get("Content-Type"), target)
+		assert.Equal(t, "nosniff", w.Header().Get("X-Content-Type-Options"), target)
+	}
+}
