@@ -28,12 +28,13 @@
 //
 // It holds at most -max-connections sessions open at once (256); a client
 // that comes meanwhile is answered 421 4.3.2, a transient failure, and
-// disconnected. A message looping through this gateway alone holds one
-// session a hop, so the cap must be more than -max-hops for the loop to
-// be caught (loops running at once that fill the cap get the 421, and
-// their senders retry). It listens on 127.0.0.1 by default, takes no
-// authentication and speaks no TLS: put it on a trusted path. Interrupt
-// it to stop it.
+// disconnected. A client that sends nothing, or takes no reply, for
+// -timeout (a minute) is disconnected too. A message looping through this
+// gateway alone holds one session a hop, so the cap must be more than
+// -max-hops for the loop to be caught (loops running at once that fill
+// the cap get the 421, and their senders retry). It listens on 127.0.0.1
+// by default, takes no authentication and speaks no TLS: put it on a
+// trusted path. Interrupt it to stop it.
 package main
 
 import (
@@ -73,6 +74,9 @@ func main() {
 	// be above that, or every such loop would be cut short by the 421
 	// (refuseBusy) and retried, and never be caught.
 	maxConns := flag.Int("max-connections", 256, "most SMTP sessions open at once; others get 421 (more than -max-hops)")
+	// A silent client holds its session, one of -max-connections, until
+	// this runs out.
+	timeout := flag.Duration("timeout", time.Minute, "how long a client may take to send a command or the next data, or to take a reply, before it is disconnected (more than 0)")
 	flag.Parse()
 
 	target, err := mailhdr.ParseTarget(*to)
@@ -85,6 +89,8 @@ func main() {
 		usageError("-max-recipients must be at least 1")
 	case *maxHops < 1:
 		usageError("-max-hops must be at least 1")
+	case *timeout <= 0: // go-smtp reads 0 as no limit
+		usageError("-timeout must be more than 0")
 	case *maxConns <= *maxHops:
 		usageError(fmt.Sprintf("-max-connections must be more than -max-hops (%d)", *maxHops))
 	case flag.NArg() > 0:
@@ -114,8 +120,8 @@ func main() {
 	s.Domain = "localhost"
 	s.MaxMessageBytes = *maxBytes
 	s.MaxRecipients = *maxRcpt
-	s.ReadTimeout = time.Minute
-	s.WriteTimeout = time.Minute
+	s.ReadTimeout = *timeout
+	s.WriteTimeout = *timeout
 	l, err := net.Listen("tcp", *listen)
 	if err != nil {
 		log.Fatal(err)

@@ -399,6 +399,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-max-hops", "0"}, "mailgateway: -max-hops must be at least 1"},
 		{[]string{"-max-connections", "100"}, "mailgateway: -max-connections must be more than -max-hops (100)"},
 		{[]string{"-max-connections", "3", "-max-hops", "3"}, "mailgateway: -max-connections must be more than -max-hops (3)"},
+		{[]string{"-timeout", "0"}, "mailgateway: -timeout must be more than 0"},
 		{[]string{"-max-message-bytes", "0"}, "mailgateway: -max-message-bytes must be at least 1"},
 		{[]string{"-max-message-bytes", "-5"}, "mailgateway: -max-message-bytes must be at least 1"},
 		{[]string{"127.0.0.1:2526"}, `mailgateway: unexpected argument "127.0.0.1:2526"`},
@@ -419,6 +420,42 @@ func TestUsageErrors(t *testing.T) {
 			assert.NotContains(t, string(out), "listening on")
 		})
 	}
+}
+
+// TestDefaults: the gateway listens on the loopback interface unless
+// told otherwise, and drops a silent client after a minute.
+func TestDefaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	bin, err := built()
+	require.NoError(t, err)
+	out, err := exec.Command(bin, "-h").CombinedOutput()
+	require.NoError(t, err, "%s", out) // -h is no error
+	assert.Contains(t, string(out), `-listen string
+    	address to listen on (default "127.0.0.1:2525")`)
+	assert.Contains(t, string(out), `(more than 0) (default 1m0s)`)
+}
+
+// TestSilentClientDropped: a client that sends nothing for -timeout is
+// disconnected, and its session freed.
+func TestSilentClientDropped(t *testing.T) {
+	addr, _, _ := gateway(t, "-timeout", "500ms")
+	c, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.SetReadDeadline(time.Now().Add(20*time.Second)))
+	r := bufio.NewReader(c)
+	greeting, err := r.ReadString('\n')
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(greeting, "220"), greeting)
+	start := time.Now()
+	for err == nil { // until the gateway closes the connection
+		_, err = r.ReadString('\n')
+	}
+	var ne net.Error
+	require.False(t, errors.As(err, &ne) && ne.Timeout(), "still open after 20 s: %v", err)
+	assert.GreaterOrEqual(t, time.Since(start), 400*time.Millisecond, "closed for silence, not at once")
 }
 
 // countingProxy forwards each connection it accepts on 127.0.0.1 to the
