@@ -236,7 +236,7 @@ func (r *Report) Err() error {
 		errs = append(errs, &r.Problems[i])
 	}
 	if r.Omitted > 0 {
-		errs = append(errs, fmt.Errorf("mailhdr: %d more problems omitted", r.Omitted))
+		errs = append(errs, fmt.Errorf("mailhdr: %d more not listed", r.Omitted))
 	}
 	return errors.Join(errs...)
 }

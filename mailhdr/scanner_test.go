@@ -316,7 +316,7 @@ func TestMaxProblems(t *testing.T) {
 	assert.Len(t, rep.Problems, 5)
 	assert.Equal(t, 15, rep.Omitted)
 	assert.False(t, rep.OK())
-	assert.ErrorContains(t, rep.Err(), "15 more problems omitted")
+	assert.ErrorContains(t, rep.Err(), "mailhdr: 15 more not listed")
 }
 
 // TestKinds: every kind has a name and a sentinel of that name, and a

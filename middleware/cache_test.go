@@ -369,6 +369,7 @@ func TestCacheCopiesLabels(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, "text/plain", out)
 		}
+		require.True(t, cached(rw, label, ToContentType))
 	}()
 	deadline := time.Now().Add(5 * time.Second)
 	for {

@@ -66,7 +66,7 @@ func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cturi mail: offset %d: %v\n", rep.Problems[i].Offset, &rep.Problems[i])
 	}
 	if rep.Omitted > 0 {
-		fmt.Fprintf(stderr, "cturi mail: %d problems listed, %d more not listed\n", len(rep.Problems), rep.Omitted)
+		fmt.Fprintf(stderr, "cturi mail: %d more not listed\n", rep.Omitted)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "cturi mail: %v\n", err)

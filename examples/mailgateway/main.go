@@ -76,7 +76,7 @@ func main() {
 	maxConns := flag.Int("max-connections", 256, "most SMTP sessions open at once; others get 421 (more than -max-hops)")
 	// A silent client holds its session, one of -max-connections, until
 	// this runs out.
-	timeout := flag.Duration("timeout", time.Minute, "how long a client may take to send a command or the next data, or to take a reply, before it is disconnected (more than 0)")
+	timeout := flag.Duration("timeout", time.Minute, "how long a client may stay silent, or leave a reply untaken, before it is disconnected (more than 0)")
 	flag.Parse()
 
 	target, err := mailhdr.ParseTarget(*to)
@@ -89,7 +89,7 @@ func main() {
 		usageError("-max-recipients must be at least 1")
 	case *maxHops < 1:
 		usageError("-max-hops must be at least 1")
-	case *timeout <= 0: // go-smtp reads 0 as no limit
+	case *timeout <= 0: // every read would fail at once
 		usageError("-timeout must be more than 0")
 	case *maxConns <= *maxHops:
 		usageError(fmt.Sprintf("-max-connections must be more than -max-hops (%d)", *maxHops))
@@ -120,13 +120,11 @@ func main() {
 	s.Domain = "localhost"
 	s.MaxMessageBytes = *maxBytes
 	s.MaxRecipients = *maxRcpt
-	s.ReadTimeout = *timeout
-	s.WriteTimeout = *timeout
 	l, err := net.Listen("tcp", *listen)
 	if err != nil {
 		log.Fatal(err)
 	}
-	l = connlimit.Listener(l, *maxConns, refuseBusy)
+	l = idleListener{connlimit.Listener(l, *maxConns, refuseBusy), *timeout}
 	log.Printf("mailgateway: rewriting Content-Types to %s, listening on %s", target, l.Addr())
 	log.Printf("mailgateway: try: curl smtp://%s --mail-from a@example.com --mail-rcpt b@example.net -T mailhdr/testdata/corpus/nested.eml", l.Addr())
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/textproto"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -438,9 +439,11 @@ func TestDefaults(t *testing.T) {
 }
 
 // TestSilentClientDropped: a client that sends nothing for -timeout is
-// disconnected, and its session freed.
+// disconnected, and its session freed: with room for two, two more
+// clients are greeted with 220 after it.
 func TestSilentClientDropped(t *testing.T) {
-	addr, _, _ := gateway(t, "-timeout", "500ms")
+	addr, _, _ := gateway(t, "-timeout", "500ms", "-max-connections", "2", "-max-hops", "1")
+	start := time.Now()
 	c, err := net.Dial("tcp", addr)
 	require.NoError(t, err)
 	defer c.Close()
@@ -449,13 +452,48 @@ func TestSilentClientDropped(t *testing.T) {
 	greeting, err := r.ReadString('\n')
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(greeting, "220"), greeting)
-	start := time.Now()
 	for err == nil { // until the gateway closes the connection
 		_, err = r.ReadString('\n')
 	}
 	var ne net.Error
 	require.False(t, errors.As(err, &ne) && ne.Timeout(), "still open after 20 s: %v", err)
-	assert.GreaterOrEqual(t, time.Since(start), 400*time.Millisecond, "closed for silence, not at once")
+	assert.GreaterOrEqual(t, time.Since(start), 500*time.Millisecond, "closed for silence, not at once")
+	for range 2 {
+		c, err := smtp.Dial(addr) // reads the greeting: a 421 would fail it
+		require.NoError(t, err)
+		defer c.Close()
+	}
+}
+
+// TestSlowClientNotCutOff: -timeout limits silence, not a message: a
+// client that sends its data steadily for longer than -timeout gets its
+// message through.
+func TestSlowClientNotCutOff(t *testing.T) {
+	addr, _, stdout := gateway(t, "-timeout", "1s")
+	nc, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	defer nc.Close()
+	// By hand: go-smtp's client buffers the data until it is closed.
+	c := textproto.NewConn(nc)
+	_, _, err = c.ReadResponse(220)
+	require.NoError(t, err)
+	for _, cmd := range []struct {
+		line string
+		code int
+	}{{"HELO x", 250}, {"MAIL FROM:<a@example.com>", 250}, {"RCPT TO:<b@example.net>", 250}, {"DATA", 354}} {
+		require.NoError(t, c.PrintfLine("%s", cmd.line))
+		_, _, err = c.ReadResponse(cmd.code)
+		require.NoError(t, err, cmd.line)
+	}
+	require.NoError(t, c.PrintfLine("Subject: slow\r\nContent-Type: text/plain\r\n"))
+	for i := range 8 { // 2.4 s in all, never silent for more than 0.3 s
+		time.Sleep(300 * time.Millisecond)
+		require.NoError(t, c.PrintfLine("line %d", i))
+	}
+	require.NoError(t, c.PrintfLine("."))
+	_, msg, err := c.ReadResponse(250)
+	require.NoError(t, err, "the message is accepted: %s", msg)
+	require.Eventually(t, func() bool { return strings.Contains(stdout.String(), "line 7") }, 10*time.Second, 10*time.Millisecond)
 }
 
 // countingProxy forwards each connection it accepts on 127.0.0.1 to the

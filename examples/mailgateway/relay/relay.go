@@ -162,7 +162,7 @@ func (s *session) Data(r io.Reader) error {
 		s.logf("%v", &rep.Problems[i])
 	}
 	if rep.Omitted > 0 {
-		s.logf("%d more problems not listed", rep.Omitted)
+		s.logf("%d more not listed", rep.Omitted)
 	}
 	return nil
 }

@@ -245,12 +245,12 @@ func TestLogOmittedProblems(t *testing.T) {
 		}},
 		{"one listed", 1, []string{
 			"message from a@example.com: mailhdr: 1: mapping",
-			"message from a@example.com: 2 more problems not listed",
+			"message from a@example.com: 2 more not listed",
 		}},
 		{"two listed", 2, []string{
 			"message from a@example.com: mailhdr: 1: mapping",
 			"message from a@example.com: mailhdr: 2: mapping",
-			"message from a@example.com: 1 more problems not listed",
+			"message from a@example.com: 1 more not listed",
 		}},
 	}
 	for _, tc := range cases {
