@@ -44,33 +44,29 @@ func main() {
 	defer stop()
 	if err := run(ctx, cfg.addr, cfg.backend, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "proxy:", err)
-		if _, ok := errors.AsType[usageError](err); ok {
-			cfg.usage()
-			os.Exit(2)
-		}
 		os.Exit(1)
 	}
 }
 
-// config is the command line: the flags' values, and usage, which writes
-// the usage where parseArgs wrote.
+// config is the command line: backend is nil for the embedded demo
+// backend.
 type config struct {
-	addr, backend  string
+	addr           string
+	backend        *url.URL
 	maxConnections int
-	usage          func()
 }
 
 // parseArgs reads the command line, without the program's name. It
 // writes what is wrong with a bad one, and the usage, to stderr, and
-// returns an error: flag.ErrHelp for -h. run checks the backend's URL.
+// returns an error: flag.ErrHelp for -h.
 func parseArgs(args []string, stderr io.Writer) (config, error) {
 	var cfg config
+	var backend string
 	fs := flag.NewFlagSet("proxy", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:0", "address to listen on (port 0 picks a free one)")
-	fs.StringVar(&cfg.backend, "backend", "", "URL of the backend (default: start the embedded demo backend)")
+	fs.StringVar(&backend, "backend", "", "URL of the backend (default: start the embedded demo backend)")
 	fs.IntVar(&cfg.maxConnections, "max-connections", maxConnections, "most client connections open at once; more clients wait (at least 1)")
-	cfg.usage = fs.Usage
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -80,6 +76,11 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 		bad = fmt.Sprintf("unexpected argument %q", fs.Arg(0))
 	case cfg.maxConnections < 1:
 		bad = "-max-connections must be at least 1"
+	case backend != "":
+		var err error
+		if cfg.backend, err = parseBackend(backend); err != nil {
+			bad = err.Error()
+		}
 	}
 	if bad != "" {
 		fmt.Fprintln(stderr, "proxy:", bad)
@@ -89,11 +90,21 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 	return cfg, nil
 }
 
-// usageError is a bad -backend: main answers it with the usage and status
-// 2, as the flag package answers a bad flag.
-type usageError string
-
-func (e usageError) Error() string { return string(e) }
+// parseBackend reads -backend: an http or https URL without credentials,
+// which ProxyRequest.SetURL would drop and the transport would not send,
+// so that the proxy would run without them. Errors show no password.
+func parseBackend(s string) (*url.URL, error) {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil:
+		return nil, errors.New("-backend is not a URL")
+	case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
+		return nil, fmt.Errorf("-backend %q is not an http(s) URL", u.Redacted())
+	case u.User != nil:
+		return nil, fmt.Errorf("-backend %q: credentials in the URL are not sent to the backend", u.Redacted())
+	}
+	return u, nil
+}
 
 // The servers' timeouts: headerTimeout bounds how long a client may take
 // to send a request's header (a client that trickles it in holds a
@@ -112,9 +123,9 @@ var (
 // proxy uses, has no bound of its own.
 var maxConnections = 256
 
-// run serves the proxy (and the demo backend when backendURL is empty)
-// until ctx is done.
-func run(ctx context.Context, addr, backendURL string, out, logw io.Writer) error {
+// run serves the proxy until ctx is done: to target, or, when target is
+// nil, to the demo backend, which it serves too.
+func run(ctx context.Context, addr string, target *url.URL, out, logw io.Writer) error {
 	var servers []*http.Server
 	errc := make(chan error, 2)
 	serve := func(ln net.Listener, h http.Handler) {
@@ -122,23 +133,14 @@ func run(ctx context.Context, addr, backendURL string, out, logw io.Writer) erro
 		servers = append(servers, srv)
 		go func() { errc <- srv.Serve(ln) }()
 	}
-	demo := backendURL == ""
+	demo := target == nil
 	if demo {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			return err
 		}
-		backendURL = "http://" + ln.Addr().String()
+		target = &url.URL{Scheme: "http", Host: ln.Addr().String()}
 		serve(ln, newBackend())
-	}
-	target, err := url.Parse(backendURL)
-	if err != nil || (target.Scheme != "http" && target.Scheme != "https") || target.Host == "" {
-		return usageError(fmt.Sprintf("-backend %q is not an http(s) URL", backendURL))
-	}
-	if target.User != nil {
-		// ProxyRequest.SetURL would drop them, and the transport does not
-		// send them: refuse rather than proxy without them.
-		return usageError(fmt.Sprintf("-backend %q: credentials in the URL are not sent to the backend", target.Redacted()))
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -148,7 +150,7 @@ func run(ctx context.Context, addr, backendURL string, out, logw io.Writer) erro
 	base := "http://" + ln.Addr().String()
 	serve(ln, newProxy(target, logw))
 
-	fmt.Fprintf(out, "%s\n\nProxying to %s", base, backendURL)
+	fmt.Fprintf(out, "%s\n\nProxying to %s", base, target)
 	if demo {
 		fmt.Fprintf(out, ` (embedded demo backend, which speaks URI labels only).
 
@@ -161,7 +163,7 @@ Send a Content-Type; the backend receives its URI label:
   curl -i %[1]s/documents/1
 Compare with the backend itself, which refuses Content-Types:
   curl -i -X POST -H 'Content-Type: text/plain' --data 'hello' %[2]s/documents
-`, base, backendURL)
+`, base, target)
 	} else {
 		fmt.Fprintf(out, ".\nTry: curl -i %s/\n", base)
 	}
