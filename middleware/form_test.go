@@ -465,3 +465,28 @@ func TestFormBodyLimitedUpstreamAboveTheDefault(t *testing.T) {
 		})
 	}
 }
+
+// endlessReader is a body of 'a's that counts the octets read from it.
+type endlessReader struct{ n int64 }
+
+func (c *endlessReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'a'
+	}
+	c.n += int64(len(p))
+	return len(p), nil
+}
+
+// DecodeForms reads at most MaxFormBytes+1 octets of a body before it
+// answers 413: a larger body is never held in memory.
+func TestFormReadsAtMostOneOctetOverTheLimit(t *testing.T) {
+	body := &endlessReader{}
+	r := httptest.NewRequest(http.MethodPost, "/", io.LimitReader(body, 1<<20))
+	r.Header.Set("Content-Type", "application/www-form-urlencoded")
+	w := httptest.NewRecorder()
+	ran := false
+	Rewrite(Options{DecodeForms: true, MaxFormBytes: 10})(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { ran = true })).ServeHTTP(w, r)
+	assert.False(t, ran)
+	assert.Equal(t, http.StatusRequestEntityTooLarge, w.Code)
+	assert.LessOrEqual(t, body.n, int64(11), "octets read from the body")
+}

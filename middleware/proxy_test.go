@@ -140,3 +140,18 @@ func TestProxyRewriteWithoutNext(t *testing.T) {
 	assert.Equal(t, ctLabel, out.Header.Get("Content-Type"))
 	assert.Equal(t, uriLabel, in.Header.Get("Content-Type"))
 }
+
+// ProxyRewrite reports a request label it cannot map as SideRequest.
+func TestProxyRewriteErrorIsRequestSide(t *testing.T) {
+	var got error
+	rewrite := ProxyRewrite(Options{Request: ToURI, OnError: func(_ *http.Request, err error) { got = err }}, nil)
+	in := httptest.NewRequest(http.MethodPost, "/", strings.NewReader("x"))
+	in.Header.Set("Content-Type", "text/")
+	pr := &httputil.ProxyRequest{In: in, Out: in.Clone(in.Context())}
+	pr.Out.URL = &url.URL{Scheme: "http", Host: "backend"}
+	rewrite(pr)
+	var e *Error
+	require.ErrorAs(t, got, &e)
+	assert.Equal(t, SideRequest, e.Side)
+	assert.Contains(t, e.Error(), "the request's Content-Type label")
+}

@@ -306,7 +306,8 @@ func TestBodyParsersSeeTheMappedLabel(t *testing.T) {
 // Options.MaxLabelLen is the longest label mapped: a label of exactly that
 // length maps, one octet more is refused with 415 (too-long).
 func TestMaxLabelLenBoundary(t *testing.T) {
-	atDefault := "http://x/" + strings.Repeat("a", DefaultMaxLabelLen-len("http://x/"))
+	require.Equal(t, 4096, DefaultMaxLabelLen, "the default the docs give")
+	atDefault := "http://x/" + strings.Repeat("a", 4096-len("http://x/"))
 	tests := []struct {
 		name   string
 		max    int

@@ -200,3 +200,28 @@ func TestRefuse(t *testing.T) {
 	accepted(t, conns)
 	assert.Empty(t, refused)
 }
+
+// A connection accepted, with refuse set, on room made while Accept
+// waited gives its room back when closed: the next client is served,
+// not refused.
+func TestRefuseRoomMadeWhileWaiting(t *testing.T) {
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	refused := make(chan struct{}, 16)
+	l := Listener(inner, 1, func(c net.Conn) {
+		c.Close()
+		refused <- struct{}{}
+	})
+	t.Cleanup(func() { l.Close() })
+	conns, _ := serve(l)
+	dial(t, l)
+	first := accepted(t, conns)
+	noneAccepted(t, conns) // serve's Accept now waits in inner.Accept
+	require.NoError(t, first.Close())
+	dial(t, l)
+	second := accepted(t, conns) // room taken after inner.Accept returned
+	require.NoError(t, second.Close())
+	dial(t, l)
+	accepted(t, conns)
+	assert.Empty(t, refused, "a client was refused although no connection was open")
+}
