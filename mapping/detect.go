@@ -64,7 +64,9 @@ func Map(label string, opts ...Option) (string, Direction, error) {
 // and collapses wrapped forms, such as a uri. subtype that wraps a
 // ContentType: URI (SPEC N2, K6). Canonical is idempotent:
 // Canonical(Canonical(x)) == Canonical(x) whenever the first call
-// succeeds (SPEC N4).
+// succeeds (SPEC N4). StrictURI has no effect: the result is a
+// Content-Type, and an error about the URI in between shows it with the
+// default '"' delimiters, whatever the options.
 func Canonical(label string, opts ...Option) (string, error) {
 	f := optionsOf(opts) &^ StrictURI
 	if Detect(label) == DirectionToContentType {

@@ -47,6 +47,9 @@ func TestErrorKinds(t *testing.T) {
 		{"relative-uri: network path", false, "//example.com/x", nil, KindRelativeURI, 0, "no scheme at offset 0"},
 		{"relative-uri: after WSP", false, "  /x", nil, KindRelativeURI, 2, "no scheme at offset 2"},
 		{"relative-uri: empty scheme", false, ":x", nil, KindRelativeURI, 0, "no scheme at offset 0"},
+		{"bad-mime-type: a second '/' (R1.2)", false, "ContentType:a/b/c", nil, KindBadMIMEType, 15, ""},
+		{"invalid-uri: a lone '\"' is reported at the value (U8)", false, `x:y?a="b`, nil, KindInvalidURI, 6, ""},
+		{"ctl: a decoded C1 control after a triplet, at its own triplet", false, "ContentType:a/b?c=%41%C2%85", nil, KindCTL, 21, ""},
 		{"relative-uri: empty scheme after WSP", false, " :x", nil, KindRelativeURI, 1, "no scheme at offset 1"},
 		{"relative-uri: uri. body", true, "application/uri.foo", nil, KindRelativeURI, 16, "decoded URI at offset 16 has no scheme"},
 		{"invalid-uri: space", false, "http://x/a b", nil, KindInvalidURI, 10, "octet 0x20 not allowed in a URI at offset 10"},
@@ -443,5 +446,19 @@ func TestHasHighOctet(t *testing.T) {
 			require.False(t, hasHighOctet(string(b)), "n=%d p=%d", n, p)
 			b[p] = 'a'
 		}
+	}
+}
+
+// Canonical ignores StrictURI, so an error about the URI it maps through
+// reads the same with it or without it.
+func TestCanonicalErrorIgnoresStrictURI(t *testing.T) {
+	const in = `application/uri.ContentType%3Atext%2Fplain; k="%250D"`
+	for _, opts := range [][]Option{nil, {StrictURI}} {
+		_, err := Canonical(in, opts...)
+		var e *Error
+		require.ErrorAs(t, err, &e, "%v", opts)
+		assert.Equal(t, KindCTL, e.Kind)
+		assert.Equal(t, 26, e.Offset)
+		assert.Equal(t, `ContentType:text/plain?k="%0D"`, e.Input)
 	}
 }

@@ -188,6 +188,11 @@ func TestBoundaryVectors(t *testing.T) {
 		{"U8 no brackets in an opaque query", c, "x:y?[", "ERROR:invalid-uri"},
 		{"U9 matches the raw name", c, "x:y?URI%2Dbody=1", `application/uri.x%3Ay; URI%252Dbody="1"`},
 		{"R2.1 matches the raw name", c, "x:y?MIME%2Dtype=a/b", `application/uri.x%3Ay; MIME%252Dtype="a%2Fb"`},
+		{"R0.14 a name that only starts with URI-body", u, `text/plain; URI-bodyx="x:y"`, `ContentType:text/plain?URI-bodyx="x%3Ay"`},
+		{"R0.14 a name that only starts with MIME-type", c, " x:y?MIME-typex=a/b", `application/uri.x%3Ay; MIME-typex="a%2Fb"`},
+		{"K4 a decoded '&' stays in the fragment", u, `application/uri.x%3Ay; URI-fragment="a%26b"`, "x:y#a&b"},
+		{"R0.15 an item starting with '=' is opaque", u, "application/uri.x%3Ay%3F%3Da%3Db", "x:y?=a=b"},
+		{"R1.2 a second '/'", c, "ContentType:a/b/c", "ERROR:bad-mime-type"},
 	}
 	for _, tt := range tests {
 		v := vector{direction: tt.direction, input: tt.input, expected: tt.expected}
