@@ -509,6 +509,14 @@ func TestFoldAfterLongPrefix(t *testing.T) {
 	require.True(t, rep0.OK(), "%v", rep0.Err())
 	assert.Equal(t, label, string(trimWSP(unfold(nil, back[len("Content-Type:"):bytes.Index(back, []byte("\r\n\r\n"))], true))))
 
+	// A URI whose scheme and ':' take 78 octets, on a continuation line
+	// after a long prefix, has its scheme split there rather than make a
+	// 79-octet line (FuzzFoldPrefix found it).
+	scheme := strings.Repeat("s", 77) + ":"
+	out1, ok := appendFolded(nil, []byte("Content-Type:"+strings.Repeat(" ", 980)), scheme, true, "\r\n", "")
+	require.True(t, ok)
+	assert.Equal(t, "Content-Type:"+strings.Repeat(" ", 980)+"\r\n "+scheme[:77]+"\r\n :", string(out1))
+
 	// A prefix over 998 octets cannot be kept on one line: not rewritten.
 	in := "Content-Type:" + strings.Repeat(" ", 990) + "\r\n text/plain\r\n\r\nx"
 	out, rep := rewriteBytes(t, []byte(in), Options{})

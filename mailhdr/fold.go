@@ -145,9 +145,12 @@ func appendFoldedURI(dst []byte, col int, v string, nl string) ([]byte, bool) {
 	const minChunk = 8 // progress on a first line with a very long prefix
 	// The first line holds at least the scheme and its ':', so that a
 	// reader that does not drop white space from URIs still sees a URI,
-	// unless the scheme is too long for a line: every URI folds.
+	// unless the scheme is too long for a line: every URI folds. After a
+	// long prefix the field's first line may pass foldWidth to keep a
+	// scheme of up to foldWidth octets whole; a value that starts on a
+	// continuation line (col 1, after its SP) has foldWidth-1 octets there.
 	first := strings.IndexByte(v, ':') + 1
-	if first > min(foldWidth, maxLineLen-col) {
+	if first > min(foldWidth, maxLineLen-col) || col == 1 && col+first > foldWidth {
 		first = 0
 	}
 	for {
