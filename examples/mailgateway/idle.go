@@ -27,13 +27,24 @@ func (l idleListener) Accept() (net.Conn, error) {
 type idleConn struct {
 	net.Conn
 	timeout time.Duration
+	expired error // the read that timed out; every later read fails with it
 }
 
+// Read fails at once after a read has timed out: go-smtp, when a message
+// fails, reads the rest of it to discard it, and a fresh deadline there
+// would hold a client that went silent in DATA for twice -timeout.
 func (c *idleConn) Read(p []byte) (int, error) {
+	if c.expired != nil {
+		return 0, c.expired
+	}
 	if err := c.Conn.SetReadDeadline(time.Now().Add(c.timeout)); err != nil {
 		return 0, err
 	}
-	return c.Conn.Read(p)
+	n, err := c.Conn.Read(p)
+	if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		c.expired = err
+	}
+	return n, err
 }
 
 func (c *idleConn) Write(p []byte) (int, error) {

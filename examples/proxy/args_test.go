@@ -35,7 +35,7 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"x"}, `proxy: unexpected argument "x"`},
 		{[]string{"-nope"}, "flag provided but not defined: -nope"},
 		{[]string{"-backend", "ftp://x"}, `proxy: -backend "ftp://x" is not an http(s) URL`},
-		{[]string{"-backend", "127.0.0.1:8080"}, "proxy: -backend is not a URL"},
+		{[]string{"-backend", "127.0.0.1:8080"}, "proxy: -backend is not a URL; give an http(s) URL such as http://127.0.0.1:8080"},
 		{[]string{"-backend", "/x"}, `proxy: -backend "/x" is not an http(s) URL`},
 		// httputil.ProxyRequest.SetURL does not carry the URL's user
 		// information, and the proxy's transport does not turn it into

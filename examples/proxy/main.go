@@ -97,8 +97,8 @@ func parseBackend(s string) (*url.URL, error) {
 	u, err := url.Parse(s)
 	switch {
 	case err != nil:
-		return nil, errors.New("-backend is not a URL")
-	case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
+		return nil, errors.New("-backend is not a URL; give an http(s) URL such as http://127.0.0.1:8080")
+	case (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
 		return nil, fmt.Errorf("-backend %q is not an http(s) URL", u.Redacted())
 	case u.User != nil:
 		return nil, fmt.Errorf("-backend %q: credentials in the URL are not sent to the backend", u.Redacted())
