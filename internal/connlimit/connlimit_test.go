@@ -29,9 +29,26 @@ func serve(l net.Listener) (<-chan net.Conn, <-chan error) {
 
 func listen(t *testing.T, n int) net.Listener {
 	t.Helper()
+	return listenWith(t, n, nil)
+}
+
+// listenRefusing is listen with a refuse function that answers "busy\n",
+// closes the connection and then signals on refused.
+func listenRefusing(t *testing.T, n int) (l net.Listener, refused <-chan struct{}) {
+	t.Helper()
+	r := make(chan struct{}, 16)
+	return listenWith(t, n, func(c net.Conn) {
+		_, _ = io.WriteString(c, "busy\n")
+		c.Close()
+		r <- struct{}{}
+	}), r
+}
+
+func listenWith(t *testing.T, n int, refuse func(net.Conn)) net.Listener {
+	t.Helper()
 	inner, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	l := Listener(inner, n, nil)
+	l := Listener(inner, n, refuse)
 	t.Cleanup(func() { l.Close() })
 	return l
 }
@@ -172,15 +189,7 @@ func TestBadLimit(t *testing.T) {
 // listener is full is accepted, refused and closed at once, and Accept
 // goes on to the next; once there is room again, clients are accepted.
 func TestRefuse(t *testing.T) {
-	inner, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	refused := make(chan struct{}, 16)
-	l := Listener(inner, 1, func(c net.Conn) {
-		_, _ = io.WriteString(c, "busy\n")
-		c.Close()
-		refused <- struct{}{}
-	})
-	t.Cleanup(func() { l.Close() })
+	l, refused := listenRefusing(t, 1)
 	conns, _ := serve(l)
 	dial(t, l)
 	first := accepted(t, conns)
@@ -205,14 +214,7 @@ func TestRefuse(t *testing.T) {
 // waited gives its room back when closed: the next client is served,
 // not refused.
 func TestRefuseRoomMadeWhileWaiting(t *testing.T) {
-	inner, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	refused := make(chan struct{}, 16)
-	l := Listener(inner, 1, func(c net.Conn) {
-		c.Close()
-		refused <- struct{}{}
-	})
-	t.Cleanup(func() { l.Close() })
+	l, refused := listenRefusing(t, 1)
 	conns, _ := serve(l)
 	dial(t, l)
 	first := accepted(t, conns)
