@@ -90,9 +90,10 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 	return cfg, nil
 }
 
-// parseBackend reads -backend: an http or https URL without credentials,
-// which ProxyRequest.SetURL would drop and the transport would not send,
-// so that the proxy would run without them. Errors show no password.
+// parseBackend reads -backend: an http or https URL without credentials
+// (ProxyRequest.SetURL would drop them and the transport would not send
+// them, so the proxy would run without them unnoticed). Errors show no
+// password.
 func parseBackend(s string) (*url.URL, error) {
 	u, err := url.Parse(s)
 	switch {
