@@ -645,7 +645,7 @@ func TestURIStartIsDetect(t *testing.T) {
 		}
 		assert.Equal(t, want, s == startURI, "%q an octet at a time", v)
 		if len(v) < 4 {
-			for i := 0; i < len(alphabet); i++ {
+			for i := range len(alphabet) {
 				walk(append(v, alphabet[i]))
 			}
 		}

@@ -74,13 +74,13 @@ func dialRaw(t *testing.T, addr string) *rawClient {
 // reply reads one reply, all its lines.
 func (rc *rawClient) reply() string {
 	rc.t.Helper()
-	var all string
+	var all strings.Builder
 	for {
 		line, err := rc.r.ReadString('\n')
 		require.NoError(rc.t, err)
-		all += line
+		all.WriteString(line)
 		if len(line) < 4 || line[3] != '-' {
-			return all
+			return all.String()
 		}
 	}
 }
