@@ -57,6 +57,12 @@ import (
 )
 
 func main() {
+	// Named as the other examples name theirs: under go run, os.Args[0],
+	// which flag's own Usage shows, is a path in the build cache.
+	flag.Usage = func() {
+		fmt.Fprintln(flag.CommandLine.Output(), "Usage of mailgateway:")
+		flag.PrintDefaults()
+	}
 	listen := flag.String("listen", "127.0.0.1:2525", "address to listen on")
 	to := flag.String("to", "uri", "rewrite Content-Types to: uri, ct or canonical")
 	next := flag.String("next", "", "next SMTP hop (host:port) to relay to")

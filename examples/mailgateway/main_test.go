@@ -417,7 +417,7 @@ func TestUsageErrors(t *testing.T) {
 			require.ErrorAs(t, err, &exit, "%s", out)
 			assert.Equal(t, 2, exit.ExitCode(), "%s", out)
 			assert.Contains(t, string(out), tt.want)
-			assert.Contains(t, string(out), "Usage of ")
+			assert.Contains(t, string(out), "Usage of mailgateway:")
 			assert.NotContains(t, string(out), "listening on")
 		})
 	}
