@@ -40,12 +40,15 @@ type fieldOutcome struct {
 }
 
 // problem returns the kind, detail and cause of the Problem the outcome
-// calls for, or kind 0 if none.
-func (oc *fieldOutcome) problem() (Kind, string, error) {
+// calls for, or kind 0 if none. streaming says whether the scanner reads
+// the entity's body after the field (Rewrite, NewReader), so that the
+// detail can say it passes the body through unexamined; for
+// RewriteHeader and Walk, go-message reads the body.
+func (oc *fieldOutcome) problem(streaming bool) (Kind, string, error) {
 	switch {
 	case oc.kind == KindMapping && oc.unparsed:
 		return KindMapping, "Content-Type does not parse; the body is passed through", oc.err
-	case oc.kind == KindMapping && !oc.ct.known:
+	case oc.kind == KindMapping && !oc.ct.known && streaming:
 		return KindMapping, "Content-Type not rewritten; the body is passed through", oc.err
 	case oc.kind == KindMapping:
 		return KindMapping, "Content-Type not rewritten", oc.err

@@ -144,7 +144,7 @@ func TestRewriteFieldKeepsStructure(t *testing.T) {
 				assert.Equal(t, raw, string(out))
 				assert.False(t, oc.rewritten)
 				assert.Equal(t, KindStructureChange, oc.kind)
-				kind, detail, err := oc.problem()
+				kind, detail, err := oc.problem(true)
 				assert.Equal(t, KindStructureChange, kind)
 				assert.Contains(t, detail, "another structure")
 				assert.NoError(t, err)

@@ -17,14 +17,16 @@ import (
 // rewritten field is folded with the field's own line ending (CRLF for a
 // field go-message created, which is what it writes).
 //
-// The error, if not nil, joins a *Problem for each Content-Type field
-// that does not map, fold or keep its structure (KindMapping,
-// KindLineTooLong or KindStructureChange, with an empty Path; unlike
-// Rewrite, not for a Content-Type that does not parse where the target
-// leaves it as it is, since go-message reads the body), or wraps the
-// error go-message returned for a field it cannot format, or
-// ErrUnknownTarget; h is then unchanged. The limits of opts do not
-// apply: h is in memory already.
+// The error, if not nil, is one of two sorts. It may join a *Problem for
+// each Content-Type field that does not map, fold or keep its structure
+// (KindMapping, KindLineTooLong or KindStructureChange, with an empty
+// Path and an Offset of -1; unlike Rewrite, not for a Content-Type that
+// does not parse where the target leaves it as it is, since go-message
+// reads the body): those fields are left as they are, and the other
+// Content-Type fields are still rewritten and counted. Or it wraps the
+// error go-message returned for a field it cannot format, or is
+// ErrUnknownTarget: then h is unchanged and the count is 0. The limits
+// of opts do not apply: h is in memory already.
 func RewriteHeader(h *textproto.Header, opts Options) (int, error) {
 	if err := opts.check(); err != nil {
 		return 0, err
@@ -64,8 +66,8 @@ func rewriteHeader(h *textproto.Header, opts *Options) (int, []*Problem, error) 
 		// A Content-Type that does not parse, left as the target says, is
 		// not a problem here: go-message reads the body's structure on
 		// its own.
-		if k, detail, err := oc.problem(); k != 0 && !oc.unparsed {
-			problems = append(problems, &Problem{Kind: k, Detail: detail, Err: err})
+		if k, detail, err := oc.problem(false); k != 0 && !oc.unparsed {
+			problems = append(problems, &Problem{Kind: k, Offset: -1, Detail: detail, Err: err})
 		}
 		if oc.rewritten {
 			changed++

@@ -83,6 +83,22 @@ func TestRewriteHeaderProblems(t *testing.T) {
 	assert.NoError(t, err)
 }
 
+// TestRewriteHeaderPartly: a field that does not map is reported and
+// left as it is, while the other Content-Type field is still rewritten
+// and counted; the Problem has no input offset, and does not speak of
+// passing the body through, which go-message reads.
+func TestRewriteHeaderPartly(t *testing.T) {
+	h := readHeader(t, "Content-Type: ContentType:text/plain%0A\r\nContent-Type: ContentType:text/html\r\n\r\n")
+	n, err := RewriteHeader(&h, Options{To: ToContentType})
+	assert.Equal(t, 1, n)
+	assert.ErrorIs(t, err, ErrMapping)
+	var p *Problem
+	require.ErrorAs(t, err, &p)
+	assert.Equal(t, int64(-1), p.Offset)
+	assert.Equal(t, "Content-Type not rewritten", p.Detail)
+	assert.Equal(t, []string{"ContentType:text/plain%0A", "text/html"}, h.Values("Content-Type"))
+}
+
 func TestWalk(t *testing.T) {
 	const msg = "Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n" +
 		"--b\r\nContent-Type: text/plain\r\n\r\none\r\n" +
@@ -102,6 +118,14 @@ func TestWalk(t *testing.T) {
 	require.Len(t, rep.Problems, 1)
 	assert.Equal(t, "2", rep.Problems[0].Path.String())
 	assert.Equal(t, KindMapping, rep.Problems[0].Kind)
+	assert.Equal(t, int64(-1), rep.Problems[0].Offset)
+
+	// Report and Problem are used as they are returned, by value.
+	assert.ErrorIs(t, rep.Err(), ErrMapping)
+	for _, p := range rep.Problems {
+		assert.ErrorIs(t, p, ErrMapping)
+		assert.EqualError(t, p, "mailhdr: 2: mapping: Content-Type not rewritten: "+p.Err.Error())
+	}
 }
 
 // TestWalkReportLimits: Walk's Report keeps to MaxProblems as Rewrite's

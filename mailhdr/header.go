@@ -176,7 +176,7 @@ func (s *scanner) flushField() {
 		if oc.rewritten {
 			s.rep.Rewritten++
 		}
-		if k, detail, err := oc.problem(); k != 0 {
+		if k, detail, err := oc.problem(true); k != 0 {
 			s.problem(k, s.path, s.h.fieldStart, detail, err)
 		}
 		if !s.h.ctSeen {

@@ -172,7 +172,8 @@ type Problem struct {
 	// Kind says what went wrong.
 	Kind Kind
 	// Offset is the byte offset in the input of the field or line
-	// concerned.
+	// concerned, or -1 where there is no input stream (RewriteHeader and
+	// Walk, whose headers go-message has read already).
 	Offset int64
 	// Err is the underlying error, a *mapping.Error for KindMapping, and
 	// nil for the other kinds.
@@ -182,8 +183,11 @@ type Problem struct {
 }
 
 // Error returns "mailhdr: <path>: <kind>: <detail>", with the
-// underlying error appended.
-func (p *Problem) Error() string {
+// underlying error appended. Problem has value methods, so that a Problem
+// taken from Report.Problems is an error as it stands; the errors
+// RewriteHeader and Report.Err return hold *Problem, which errors.As
+// finds with a *Problem target.
+func (p Problem) Error() string {
 	s := "mailhdr: " + p.Path.String() + ": " + p.Kind.String()
 	if p.Detail != "" {
 		s += ": " + p.Detail
@@ -195,7 +199,7 @@ func (p *Problem) Error() string {
 }
 
 // Unwrap returns the sentinel of p.Kind and p.Err.
-func (p *Problem) Unwrap() []error {
+func (p Problem) Unwrap() []error {
 	var errs []error
 	if int(p.Kind) < len(sentinels) && sentinels[p.Kind] != nil {
 		errs = append(errs, sentinels[p.Kind])
@@ -223,11 +227,13 @@ type Report struct {
 }
 
 // OK reports whether the rewrite met no problem.
-func (r *Report) OK() bool { return len(r.Problems) == 0 && r.Omitted == 0 }
+func (r Report) OK() bool { return len(r.Problems) == 0 && r.Omitted == 0 }
 
-// Err returns nil if r is OK, and otherwise an error joining every listed
-// Problem (errors.Is and errors.As see each one).
-func (r *Report) Err() error {
+// Err returns nil if r is OK, and otherwise an error joining a *Problem
+// for every listed problem (errors.Is and errors.As see each one) and,
+// if r.Omitted is not 0, a last error saying "mailhdr: N more not
+// listed", which matches no sentinel.
+func (r Report) Err() error {
 	if r.OK() {
 		return nil
 	}

@@ -132,7 +132,7 @@ func (r *Reader) WriteTo(w io.Writer) (int64, error) {
 }
 
 // Report returns what the rewrite did so far; it is complete once Read
-// has returned io.EOF.
+// has returned io.EOF, or WriteTo (which io.Copy calls) has returned.
 func (r *Reader) Report() Report { return r.s.rep }
 
 type countWriter struct {
