@@ -1,5 +1,7 @@
 package mapping
 
+import "strconv"
+
 // Direction says which way a label is mapped.
 type Direction uint8
 
@@ -10,7 +12,8 @@ const (
 	DirectionToContentType
 )
 
-// String returns "to-uri" or "to-ct", the names the cturi command uses.
+// String returns "to-uri" or "to-ct", the names the cturi command uses,
+// or "Direction(n)" for another value, as Kind.String does.
 func (d Direction) String() string {
 	switch d {
 	case DirectionToURI:
@@ -18,7 +21,7 @@ func (d Direction) String() string {
 	case DirectionToContentType:
 		return "to-ct"
 	}
-	return "unknown"
+	return "Direction(" + strconv.Itoa(int(d)) + ")"
 }
 
 // Detect tells which syntax a label is in (SPEC R0.17): after leading white

@@ -27,7 +27,7 @@ func TestDetect(t *testing.T) {
 	}
 	assert.Equal(t, "to-uri", DirectionToURI.String())
 	assert.Equal(t, "to-ct", DirectionToContentType.String())
-	assert.Equal(t, "unknown", Direction(0).String())
+	assert.Equal(t, "Direction(0)", Direction(0).String())
 }
 
 func TestMap(t *testing.T) {

@@ -125,8 +125,15 @@ func newError(k Kind, input string, off int, format string, args ...any) *Error 
 	return &Error{Kind: k, Input: input, Offset: off, msg: fmt.Sprintf(format, args...)}
 }
 
-// Error returns a message a person can act on, prefixed "mapping: ".
-func (e *Error) Error() string { return "mapping: " + e.msg }
+// Error returns a message a person can act on, prefixed "mapping: ". For
+// an Error made outside this package, which has no message, it is the
+// kind and offset: "mapping: ctl at offset 3".
+func (e *Error) Error() string {
+	if e.msg == "" {
+		return "mapping: " + e.Kind.String() + " at offset " + strconv.Itoa(e.Offset)
+	}
+	return "mapping: " + e.msg
+}
 
 // Unwrap returns the sentinel of e.Kind (ErrSyntax, ErrCTL, ...).
 func (e *Error) Unwrap() error {

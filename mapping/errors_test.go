@@ -212,6 +212,14 @@ func TestCollapseDepth(t *testing.T) {
 // first problem in the text. Each row names the two rules it orders; the
 // offset shows which problem was reported. input, when set, is the
 // wrapped label a collapse (K6, R3) was mapping.
+// TestErrorMadeByHand: an Error made outside the package, with no
+// message, still says what it is.
+func TestErrorMadeByHand(t *testing.T) {
+	err := &Error{Kind: KindCTL, Input: "a\rb", Offset: 1}
+	assert.EqualError(t, err, "mapping: ctl at offset 1")
+	assert.ErrorIs(t, err, ErrCTL)
+}
+
 func TestErrorPrecedence(t *testing.T) {
 	tests := []struct {
 		name   string

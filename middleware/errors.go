@@ -3,6 +3,7 @@ package middleware
 import (
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/cturi/cturi/mapping"
@@ -26,7 +27,7 @@ var (
 	// read its body with another boundary, or not as a multipart at all
 	// (the mapping is not faithful to every parameter, SPEC N2), so that
 	// the body would no longer parse.
-	ErrStructureChange = errors.New("middleware: the mapped label would change the multipart boundary")
+	ErrStructureChange = errors.New("middleware: the mapped label would change how the multipart body is split (its boundary, or whether it is a multipart at all)")
 	// ErrInvalidHeaderValue: a mapped label that would not be a valid
 	// header field value. The mapping guarantees this cannot happen; the
 	// middleware checks it anyway, before anything reaches a header.
@@ -49,7 +50,8 @@ const (
 	SideResponse
 )
 
-// String returns "request" or "response".
+// String returns "request" or "response" (or "Side(n)" for another
+// value).
 func (s Side) String() string {
 	switch s {
 	case SideRequest:
@@ -57,7 +59,7 @@ func (s Side) String() string {
 	case SideResponse:
 		return "response"
 	}
-	return "unknown"
+	return "Side(" + strconv.Itoa(int(s)) + ")"
 }
 
 // Error is the error the middleware reports for a label it cannot map. It
@@ -128,7 +130,10 @@ func (e *Error) Unwrap() error { return e.Err }
 // this package's own; "form-too-large", "form-unreadable", or "form-" and
 // the urlencoded kind ("form-bad-utf8", "form-too-many-pairs") for a form
 // body (DecodeForms). Every form kind, and only those, starts with
-// "form-".
+// "form-". Kind is for people and logs (the 415 body shows it); to test
+// for a cause in code, use errors.Is with this package's sentinels
+// (ErrLabelTooLong, ErrFormTooLarge, ...), mapping's (mapping.ErrCTL,
+// ...) or urlencoded's, or mapping.KindOf.
 func (e *Error) Kind() string {
 	var tooBig *http.MaxBytesError
 	switch {

@@ -46,7 +46,7 @@ func TestFormDecoding(t *testing.T) {
 		{"white space around the type", Options{DecodeForms: true}, http.MethodPost, "application/www-form-urlencoded ; charset=utf-8", "k=v", 0, url.Values{"k": {"v"}}},
 		{"no limit (MaxInt64)", Options{DecodeForms: true, MaxFormBytes: math.MaxInt64}, http.MethodPost, "application/www-form-urlencoded", "k=v", 0, url.Values{"k": {"v"}}},
 		{"limit one below MaxInt64", Options{DecodeForms: true, MaxFormBytes: math.MaxInt64 - 1}, http.MethodPost, "application/www-form-urlencoded", "k=v", 0, url.Values{"k": {"v"}}},
-		{"negative limit is the default", Options{DecodeForms: true, MaxFormBytes: -1}, http.MethodPost, "application/www-form-urlencoded", "k=v", 0, url.Values{"k": {"v"}}},
+		{"negative limit: none", Options{DecodeForms: true, MaxFormBytes: -1}, http.MethodPost, "application/www-form-urlencoded", "k=v", 0, url.Values{"k": {"v"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -437,6 +437,7 @@ func TestFormBodyLimitedUpstreamAboveTheDefault(t *testing.T) {
 		{"limited upstream", "application/www-form-urlencoded", Options{DecodeForms: true}, true, http.StatusOK},
 		{"limited upstream, negative MaxFormBytes", "application/www-form-urlencoded", Options{DecodeForms: true, MaxFormBytes: -1}, true, http.StatusOK},
 		{"not limited upstream: the default", "application/www-form-urlencoded", Options{DecodeForms: true}, false, http.StatusRequestEntityTooLarge},
+		{"not limited upstream, negative MaxFormBytes: no limit", "application/www-form-urlencoded", Options{DecodeForms: true, MaxFormBytes: -1}, false, http.StatusOK},
 		{"MaxFormBytes set: it applies", "application/www-form-urlencoded", Options{DecodeForms: true, MaxFormBytes: DefaultMaxFormBytes}, true, http.StatusRequestEntityTooLarge},
 	}
 	for _, tt := range tests {

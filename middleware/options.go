@@ -2,6 +2,7 @@ package middleware
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/cturi/cturi/mapping"
 )
@@ -30,7 +31,7 @@ const (
 )
 
 // String returns the mode's name: "to-ct", "to-uri", "canonical" or
-// "leave".
+// "leave" (or "Mode(n)" for another value).
 func (m Mode) String() string {
 	switch m {
 	case ToContentType:
@@ -42,7 +43,7 @@ func (m Mode) String() string {
 	case Leave:
 		return "leave"
 	}
-	return "unknown"
+	return "Mode(" + strconv.Itoa(int(m)) + ")"
 }
 
 // Policy says what becomes of a request whose label cannot be mapped.
@@ -118,10 +119,12 @@ type Options struct {
 	// the handler reads the octets the middleware read, then the rest, or
 	// the read error again.
 	DecodeForms bool
-	// MaxFormBytes bounds the form bodies DecodeForms reads; zero or a
-	// negative value means net/http's limit for forms: DefaultMaxFormBytes
-	// (10 MiB), or for a body that http.MaxBytesReader already limits,
-	// that limit alone. math.MaxInt64 means no limit.
+	// MaxFormBytes bounds the form bodies DecodeForms reads. Zero means
+	// net/http's limit for forms: DefaultMaxFormBytes (10 MiB), or for a
+	// body that http.MaxBytesReader already limits, that limit alone. A
+	// negative value means no limit, as for MaxLabelLen; the body is then
+	// read into memory whatever its size, so limit it ahead (for example
+	// with http.MaxBytesReader).
 	MaxFormBytes int64
 
 	// FreshWriters gives each request a response writer of its own

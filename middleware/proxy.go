@@ -16,6 +16,10 @@ import (
 // is told). To answer such requests with 415 instead, wrap the proxy in
 // Rewrite, which maps request and response labels too and then needs
 // neither helper.
+//
+// Of opts, DecodeForms and FreshWriters do not apply (the proxy passes
+// the body on, and writes the response itself). It panics if opts holds
+// an invalid Mode, Policy or scheme name, as Rewrite does.
 func ProxyRewrite(opts Options, next func(*httputil.ProxyRequest)) func(*httputil.ProxyRequest) {
 	rw := newRewriter(opts)
 	return func(pr *httputil.ProxyRequest) {
@@ -43,6 +47,9 @@ func ProxyRewrite(opts Options, next func(*httputil.ProxyRequest)) func(*httputi
 // event streams are), but set FlushInterval to -1 on a proxy that maps
 // streaming responses to URI labels, to flush each write whatever the
 // framing.
+//
+// Of opts, DecodeForms and FreshWriters do not apply. It panics if opts
+// holds an invalid Mode, Policy or scheme name, as Rewrite does.
 func ProxyModifyResponse(opts Options, next func(*http.Response) error) func(*http.Response) error {
 	rw := newRewriter(opts)
 	return func(res *http.Response) error {

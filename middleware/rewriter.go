@@ -3,6 +3,7 @@ package middleware
 import (
 	"fmt"
 	"hash/maphash"
+	"math"
 	"net/http"
 	"strings"
 
@@ -59,8 +60,11 @@ func newRewriter(o Options) *rewriter {
 
 		freshWriters: o.FreshWriters,
 	}
-	if rw.maxForm <= 0 {
+	switch {
+	case rw.maxForm == 0:
 		rw.maxForm, rw.maxFormDefault = DefaultMaxFormBytes, true
+	case rw.maxForm < 0: // as a negative MaxLabelLen
+		rw.maxForm = math.MaxInt64
 	}
 	if len(o.Schemes) > 0 {
 		rw.schemes = append([]string(nil), o.Schemes...)

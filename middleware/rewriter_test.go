@@ -139,6 +139,9 @@ func TestNewRewriterPanicsOnBadOptions(t *testing.T) {
 		"scheme digit":  {Schemes: []string{"1http"}},
 	} {
 		assert.Panics(t, func() { Rewrite(o) }, name)
+		// The proxy helpers check opts as Rewrite does, when built.
+		assert.Panics(t, func() { ProxyRewrite(o, nil) }, name)
+		assert.Panics(t, func() { ProxyModifyResponse(o, nil) }, name)
 	}
 	assert.NotPanics(t, func() { Rewrite(Options{Schemes: []string{"a+b-c.d"}}) })
 }
@@ -184,7 +187,7 @@ func TestValidHeaderValue(t *testing.T) {
 }
 
 func TestModeString(t *testing.T) {
-	for m, s := range map[Mode]string{ToContentType: "to-ct", ToURI: "to-uri", Canonical: "canonical", Leave: "leave", 9: "unknown"} {
+	for m, s := range map[Mode]string{ToContentType: "to-ct", ToURI: "to-uri", Canonical: "canonical", Leave: "leave", 9: "Mode(9)"} {
 		assert.Equal(t, s, m.String())
 	}
 }
@@ -230,7 +233,7 @@ func TestErrorKind(t *testing.T) {
 	require.ErrorAs(t, &Error{Side: SideResponse, Err: merr}, &me)
 	assert.Equal(t, mapping.KindCTL, me.Kind)
 	assert.Equal(t, "response", SideResponse.String())
-	assert.Equal(t, "unknown", Side(0).String())
+	assert.Equal(t, "Side(0)", Side(0).String())
 }
 
 // The word-at-a-time check agrees with the octet-by-octet one for every

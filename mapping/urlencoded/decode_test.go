@@ -265,6 +265,14 @@ func TestErrorKinds(t *testing.T) {
 // TestErrorMessagePairNumbers: every message that names a pair numbers it
 // as Error.Index does, from 0, so that a log line and the error's fields
 // agree.
+// TestErrorMadeByHand: an Error made outside the package, with no
+// message, still says what it is.
+func TestErrorMadeByHand(t *testing.T) {
+	err := &Error{Kind: KindBadUTF8, Offset: 3, Index: 0}
+	assert.EqualError(t, err, "urlencoded: bad-utf8 at offset 3")
+	assert.ErrorIs(t, err, ErrBadUTF8)
+}
+
 func TestErrorMessagePairNumbers(t *testing.T) {
 	errOf := func(_ any, err error) error { return err }
 	tests := []struct {

@@ -3,6 +3,7 @@ package urlencoded
 import (
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // Kind is the kind of an urlencoded error. Its String method returns a short
@@ -110,7 +111,14 @@ func newError(k Kind, input string, off, index int, format string, args ...any) 
 }
 
 // Error returns a message a person can act on, prefixed "urlencoded: ".
-func (e *Error) Error() string { return "urlencoded: " + e.detail }
+// For an Error made outside this package, which has no message, it is
+// the kind and offset: "urlencoded: bad-utf8 at offset 3".
+func (e *Error) Error() string {
+	if e.detail == "" {
+		return "urlencoded: " + e.Kind.String() + " at offset " + strconv.Itoa(e.Offset)
+	}
+	return "urlencoded: " + e.detail
+}
 
 // Unwrap returns the sentinel of e.Kind (ErrBadUTF8, ErrTooManyPairs, ...).
 func (e *Error) Unwrap() error {

@@ -89,12 +89,13 @@ func ExampleDecoder_DecodeLegacy() {
 	}
 	printSet(d)
 
-	_, err = urlencoded.Decoder{MaxPairs: 2}.Decode("a;b;c")
-	fmt.Println(err)
+	// A charset form data cannot be in.
+	_, err = urlencoded.Decoder{LegacyCharset: "utf-16"}.DecodeLegacy("a=b")
+	fmt.Println(err, errors.Is(err, urlencoded.ErrUnknownCharset))
 	// Output:
 	// "price" = "€10"
 	// "name" = "Boötes"
-	// urlencoded: more pairs than the limit of 2: pair 2, the first over it, starts at offset 4
+	// urlencoded: charset "utf-16" is not ASCII-compatible; form data cannot be in it true
 }
 
 func ExampleDataSet_Encode() {
