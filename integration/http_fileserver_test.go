@@ -29,7 +29,9 @@ var fileServerFiles = fstest.MapFS{
 // responses mapped to URI labels, as for static files served to clients
 // that read URI labels, and sends each request both to it and to the bare
 // file server beside it. The answers must differ only in the label, which
-// must be the URI that the bare answer's Content-Type maps to, whatever
+// must be the URI that the bare answer's Content-Type maps to (with
+// X-Content-Type-Options: nosniff beside it, once: a browser cannot read
+// a URI label as a type, and must not sniff instead), whatever
 // the file server did to set it: a type from the file name or sniffed
 // from the content, a directory listing, an error page, HEAD, a range
 // (206), a range it cannot serve (416), and conditional requests, whose
@@ -91,6 +93,10 @@ func TestFileServer(t *testing.T) {
 					require.NoError(t, err)
 					assert.Equal(t, []string{want}, mapped.Header["Content-Type"])
 					assert.NotEqual(t, label, mapped.Header["Content-Type"], "the label is mapped")
+					assert.Equal(t, []string{"nosniff"}, mapped.Header["X-Content-Type-Options"], "a URI label forbids sniffing")
+				}
+				if _, ok := bare.Header["X-Content-Type-Options"]; !ok {
+					mapped.Header.Del("X-Content-Type-Options") // checked above
 				}
 				for _, h := range []http.Header{bare.Header, mapped.Header} {
 					h.Del("Content-Type")

@@ -65,7 +65,11 @@ func ProxyModifyResponse(opts Options, next func(*http.Response) error) func(*ht
 
 // rewriteHeader maps the label in h, a header the caller owns, replacing
 // its slice. A label that cannot be mapped is left as it is and its error
-// returned (OnError is told).
+// returned (OnError is told). A response label it turns into a URI label
+// gets X-Content-Type-Options: nosniff beside it, unless h has that field
+// already: browsers cannot parse a URI label as a MIME type, and would
+// otherwise sniff the body and might run it as HTML (WHATWG MIME
+// Sniffing, "sniffing in a browsing context").
 func (rw *rewriter) rewriteHeader(r *http.Request, h http.Header, side Side, m Mode) error {
 	if m == Leave {
 		return nil
@@ -84,8 +88,19 @@ func (rw *rewriter) rewriteHeader(r *http.Request, h http.Header, side Side, m M
 	if err != nil {
 		return rw.report(r, side, v[0], err)
 	}
-	if out != v[0] {
-		h["Content-Type"] = []string{out}
+	if out == v[0] {
+		return nil
 	}
+	if _, set := h[nosniffKey]; side == SideResponse && m == ToURI && !set {
+		// One allocation for both fields' slices, each capped at its
+		// one value, so that an append to either copies.
+		both := &[2]string{out, "nosniff"}
+		h["Content-Type"], h[nosniffKey] = both[0:1:1], both[1:2:2]
+		return nil
+	}
+	h["Content-Type"] = []string{out}
 	return nil
 }
+
+// nosniffKey is the canonical key of the X-Content-Type-Options field.
+const nosniffKey = "X-Content-Type-Options"
