@@ -87,6 +87,7 @@ func TestFileServer(t *testing.T) {
 				if tt.noLabel {
 					assert.False(t, ok, "the bare answer has no Content-Type")
 					assert.NotContains(t, mapped.Header, "Content-Type", "none is added")
+					assert.NotContains(t, mapped.Header, "X-Content-Type-Options", "nor a field that goes with a label")
 				} else {
 					require.Len(t, label, 1)
 					want, err := mapping.ToURI(label[0])

@@ -24,8 +24,8 @@ import (
 // does not parse where the target leaves it as it is, since go-message
 // reads the body): those fields are left as they are, and the other
 // Content-Type fields are still rewritten and counted. Or it wraps the
-// error go-message returned for a field it cannot format, or is
-// ErrUnknownTarget: then h is unchanged and the count is 0. The limits
+// error go-message returned for a field it cannot format, or wraps
+// ErrUnknownTarget (errors.Is): then h is unchanged and the count is 0. The limits
 // of opts do not apply: h is in memory already.
 func RewriteHeader(h *textproto.Header, opts Options) (int, error) {
 	if err := opts.check(); err != nil {

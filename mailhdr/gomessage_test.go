@@ -120,8 +120,10 @@ func TestWalk(t *testing.T) {
 	assert.Equal(t, KindMapping, rep.Problems[0].Kind)
 	assert.Equal(t, int64(-1), rep.Problems[0].Offset)
 
-	// Report and Problem are used as they are returned, by value.
+	// Report and Problem are used as they are returned, by value (neither
+	// line would compile with pointer receivers).
 	assert.ErrorIs(t, rep.Err(), ErrMapping)
+	assert.NoError(t, NewReader(strings.NewReader("\r\n"), Options{}).Report().Err())
 	for _, p := range rep.Problems {
 		assert.ErrorIs(t, p, ErrMapping)
 		assert.EqualError(t, p, "mailhdr: 2: mapping: Content-Type not rewritten: "+p.Err.Error())

@@ -207,11 +207,6 @@ func TestCollapseDepth(t *testing.T) {
 	require.ErrorIs(t, err, ErrNested)
 }
 
-// TestErrorPrecedence gives inputs with more than one problem: SPEC R0.16
-// reports the first failing check in rule order, which need not be the
-// first problem in the text. Each row names the two rules it orders; the
-// offset shows which problem was reported. input, when set, is the
-// wrapped label a collapse (K6, R3) was mapping.
 // TestErrorMadeByHand: an Error made outside the package, with no
 // message, still says what it is.
 func TestErrorMadeByHand(t *testing.T) {
@@ -220,6 +215,11 @@ func TestErrorMadeByHand(t *testing.T) {
 	assert.ErrorIs(t, err, ErrCTL)
 }
 
+// TestErrorPrecedence gives inputs with more than one problem: SPEC R0.16
+// reports the first failing check in rule order, which need not be the
+// first problem in the text. Each row names the two rules it orders; the
+// offset shows which problem was reported. input, when set, is the
+// wrapped label a collapse (K6, R3) was mapping.
 func TestErrorPrecedence(t *testing.T) {
 	tests := []struct {
 		name   string

@@ -55,12 +55,13 @@
 // (which returns http.ErrNotSupported when the wrapped writer cannot
 // flush), which change no behaviour. A nil Content-Type slice, which tells
 // net/http not to sniff, is never replaced; a slice the middleware did not
-// create is never written into (it installs a new one). A response label
-// the middleware turns into a URI label (ToURI) goes out with
-// X-Content-Type-Options: nosniff, unless the handler set that field:
+// create is never written into (it installs a new one). A response that
+// goes out with a URI label, one the middleware mapped, one ToURI left
+// as it was, or one it could not map, gets X-Content-Type-Options:
+// nosniff, unless the handler set that field (under its canonical key):
 // browsers cannot parse a URI label as a MIME type and would otherwise
 // sniff the body, and might run an upload served as text/plain as HTML.
-// The same holds for ProxyModifyResponse. The writer is
+// The same holds for ProxyModifyResponse; Leave adds nothing. The writer is
 // recycled once the handler returns, as net/http forbids using it after
 // that: until another request takes the writer, a late call fails with
 // ErrAfterReturn (a header it sets goes nowhere), and after that it

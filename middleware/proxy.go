@@ -3,6 +3,8 @@ package middleware
 import (
 	"net/http"
 	"net/http/httputil"
+
+	"github.com/cturi/cturi/mapping"
 )
 
 // ProxyRewrite returns a function for httputil.ReverseProxy.Rewrite that
@@ -36,7 +38,9 @@ func ProxyRewrite(opts Options, next func(*httputil.ProxyRequest)) func(*httputi
 // not nil, which sees the mapped label. With opts.Unmappable Reject, a
 // label that cannot be mapped makes it return the *Error, and the proxy's
 // ErrorHandler answers (502 Bad Gateway by default); with PassThrough the
-// label goes to the client unchanged.
+// label goes to the client unchanged. A response that goes on with a URI
+// label gets X-Content-Type-Options: nosniff, unless it has that field (see
+// the package documentation).
 //
 // Streaming: the proxy flushes every write of a text/event-stream
 // response, and of one without a Content-Length, and otherwise only every
@@ -53,7 +57,7 @@ func ProxyRewrite(opts Options, next func(*httputil.ProxyRequest)) func(*httputi
 func ProxyModifyResponse(opts Options, next func(*http.Response) error) func(*http.Response) error {
 	rw := newRewriter(opts)
 	return func(res *http.Response) error {
-		if err := rw.rewriteHeader(res.Request, res.Header, SideResponse, rw.response); err != nil && rw.policy == Reject {
+		if _, err := rw.rewriteHeader(res.Request, res.Header, SideResponse, rw.response); err != nil && rw.policy == Reject {
 			return err
 		}
 		if next != nil {
@@ -65,42 +69,79 @@ func ProxyModifyResponse(opts Options, next func(*http.Response) error) func(*ht
 
 // rewriteHeader maps the label in h, a header the caller owns, replacing
 // its slice. A label that cannot be mapped is left as it is and its error
-// returned (OnError is told). A response label it turns into a URI label
-// gets X-Content-Type-Options: nosniff beside it, unless h has that field
-// already: browsers cannot parse a URI label as a MIME type, and would
-// otherwise sniff the body and might run it as HTML (WHATWG MIME
-// Sniffing, "sniffing in a browsing context").
-func (rw *rewriter) rewriteHeader(r *http.Request, h http.Header, side Side, m Mode) error {
+// returned (OnError is told).
+//
+// A response that goes out with a URI label, whether this mapped it, left
+// it as it was (ToURI) or could not map it, gets
+// X-Content-Type-Options: nosniff beside it, unless h has that field
+// already (under its canonical key): browsers cannot parse a URI label as
+// a MIME type, and would otherwise sniff the body and might run it as
+// HTML (WHATWG MIME Sniffing, "sniffing in a browsing context"). The
+// field's slice is returned when this added it, so that a response writer
+// whose header did not go out after all can take it back (response.go).
+func (rw *rewriter) rewriteHeader(r *http.Request, h http.Header, side Side, m Mode) (nosniff []string, err error) {
 	if m == Leave {
-		return nil
+		return nil, nil
 	}
 	v := h["Content-Type"]
 	var out string
-	var err error
 	switch {
 	case len(v) == 0:
-		return nil
+		return nil, nil
 	case len(v) > 1:
 		err = ErrMultipleLabels
 	default:
 		out, err = rw.mapLabel(v[0], m)
 	}
 	if err != nil {
-		return rw.report(r, side, v[0], err)
+		if side == SideResponse && anyURILabel(v) {
+			nosniff = forbidSniffing(h)
+		}
+		return nosniff, rw.report(r, side, v[0], err)
+	}
+	// Mapped without error, a label is a URI label exactly under ToURI.
+	if side != SideResponse || m != ToURI {
+		if out != v[0] {
+			h["Content-Type"] = []string{out}
+		}
+		return nil, nil
 	}
 	if out == v[0] {
-		return nil
+		return forbidSniffing(h), nil
 	}
-	if _, set := h[nosniffKey]; side == SideResponse && m == ToURI && !set {
-		// One allocation for both fields' slices, each capped at its
-		// one value, so that an append to either copies.
-		both := &[2]string{out, "nosniff"}
-		h["Content-Type"], h[nosniffKey] = both[0:1:1], both[1:2:2]
-		return nil
+	if _, set := h[nosniffKey]; set {
+		h["Content-Type"] = []string{out}
+		return nil, nil
 	}
-	h["Content-Type"] = []string{out}
-	return nil
+	// One allocation for both fields' slices, each capped at its one
+	// value, so that an append to either copies.
+	both := &[2]string{out, "nosniff"}
+	h["Content-Type"], h[nosniffKey] = both[0:1:1], both[1:2:2]
+	return both[1:2:2], nil
 }
 
 // nosniffKey is the canonical key of the X-Content-Type-Options field.
 const nosniffKey = "X-Content-Type-Options"
+
+// forbidSniffing sets X-Content-Type-Options: nosniff in h unless h has
+// that field already (with any value, or none), and returns the slice it
+// set, or nil.
+func forbidSniffing(h http.Header) []string {
+	if _, set := h[nosniffKey]; set {
+		return nil
+	}
+	v := []string{"nosniff"}
+	h[nosniffKey] = v
+	return v
+}
+
+// anyURILabel reports whether any of the Content-Type values v is a URI
+// label.
+func anyURILabel(v []string) bool {
+	for _, l := range v {
+		if mapping.Detect(l) == mapping.DirectionToContentType {
+			return true
+		}
+	}
+	return false
+}

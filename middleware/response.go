@@ -24,6 +24,10 @@ type responseWriter struct {
 	// behind, and probedLabel its first value (see unsent).
 	probed      []string
 	probedLabel string
+	// nosniff is the X-Content-Type-Options field the last rewrite added
+	// beside a URI label, if it did: a rewrite after a header that did
+	// not go out takes it back first, as the label may have changed.
+	nosniff []string
 }
 
 // writerPool recycles responseWriters, so that a request with nothing to
@@ -85,7 +89,12 @@ func (x *responseWriter) rewrite() {
 			return // the field is as the probe's rewrite left it
 		}
 	}
-	_ = x.rw.rewriteHeader(x.r, h, SideResponse, x.rw.response)
+	if x.nosniff != nil {
+		if v := h[nosniffKey]; len(v) == 1 && &v[0] == &x.nosniff[0] && v[0] == "nosniff" {
+			delete(h, nosniffKey)
+		}
+	}
+	x.nosniff, _ = x.rw.rewriteHeader(x.r, h, SideResponse, x.rw.response)
 }
 
 // Header returns the underlying writer's header.

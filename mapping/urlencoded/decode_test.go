@@ -262,9 +262,6 @@ func TestErrorKinds(t *testing.T) {
 	assert.Nil(t, (&Error{Kind: 99}).Unwrap())
 }
 
-// TestErrorMessagePairNumbers: every message that names a pair numbers it
-// as Error.Index does, from 0, so that a log line and the error's fields
-// agree.
 // TestErrorMadeByHand: an Error made outside the package, with no
 // message, still says what it is.
 func TestErrorMadeByHand(t *testing.T) {
@@ -273,6 +270,9 @@ func TestErrorMadeByHand(t *testing.T) {
 	assert.ErrorIs(t, err, ErrBadUTF8)
 }
 
+// TestErrorMessagePairNumbers: every message that names a pair numbers it
+// as Error.Index does, from 0, so that a log line and the error's fields
+// agree.
 func TestErrorMessagePairNumbers(t *testing.T) {
 	errOf := func(_ any, err error) error { return err }
 	tests := []struct {
