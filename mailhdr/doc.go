@@ -27,7 +27,9 @@
 // line); readers drop the white space around them (RFC 3986
 // Appendix C). This package does when it reads a URI label: it drops the
 // white space around each line break, and reports a label with white
-// space elsewhere as the invalid URI it is.
+// space elsewhere as the invalid URI it is. go-message's Header.Get keeps
+// that white space; Label reads a go-message header's label as this
+// package does.
 //
 // The structure of a message is read from each entity's first
 // Content-Type field, from its mapping when the field holds a URI label,

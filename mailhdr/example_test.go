@@ -128,3 +128,30 @@ func ExampleReport_Err() {
 	// false true false
 	// syntax
 }
+
+// A URI label longer than a line is folded where it has no white space;
+// Label reads it back as the URI it is, where go-message's Get keeps the
+// white space of the fold.
+func ExampleLabel() {
+	var out strings.Builder
+	msg := "Content-Type: application/uri.http%3A%2F%2Fexample.com%2Fvocabularies%2F" +
+		"2026%2Fmail-labels%2Fa-rather-long-type-name\r\n\r\nbody\r\n"
+	if _, err := mailhdr.Rewrite(&out, strings.NewReader(msg), mailhdr.Options{}); err != nil {
+		panic(err)
+	}
+	e, err := message.Read(strings.NewReader(out.String()))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%q\n", e.Header.Get("Content-Type"))
+	label, err := mailhdr.Label(&e.Header.Header)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(label)
+	fmt.Println(mapping.ToContentType(label))
+	// Output:
+	// "http://example.com/vocabularies/2026/mail-labels/a-rather-long-t ype-name"
+	// http://example.com/vocabularies/2026/mail-labels/a-rather-long-type-name
+	// application/uri.http%3A%2F%2Fexample.com%2Fvocabularies%2F2026%2Fmail-labels%2Fa-rather-long-type-name <nil>
+}

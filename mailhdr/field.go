@@ -76,23 +76,9 @@ func (fr *fieldRewriter) rewrite(dst, raw []byte, defaultNL string) ([]byte, fie
 	}
 	prefix := raw[:j]
 
-	fr.scratch = unfold(fr.scratch[:0], raw[j:], false)
-	value := string(trimWSP(fr.scratch))
-	isURI := false
-	if i := bytes.IndexByte(raw[j:], '\n'); i >= 0 && i < len(raw[j:])-1 {
-		// Folded. RFC 3986 Appendix C: white space that breaks a URI
-		// across lines is not part of it, even inside its scheme. Other
-		// white space is, and makes the URI invalid, which the mapping
-		// reports. No Content-Type reads as a URI without that white
-		// space, since a ':' before its '/' makes it invalid anyway.
-		fr.scratch = unfold(fr.scratch[:0], raw[j:], true)
-		if u := string(trimWSP(fr.scratch)); mapping.Detect(u) == mapping.DirectionToContentType {
-			value, isURI = u, true
-		}
-	}
-	if !isURI {
-		isURI = mapping.Detect(value) == mapping.DirectionToContentType
-	}
+	var value string
+	var isURI bool
+	value, isURI, fr.scratch = readLabel(fr.scratch, raw[j:])
 
 	var mapped, ctText string
 	var err error
@@ -249,6 +235,27 @@ func structureOf(ct string) (ctInfo, error) {
 	info := ctInfo{known: true, mediaType: strings.ToLower(p.Type + "/" + p.Subtype)}
 	info.boundary, info.hasBoundary = boundaryOf(ct, p)
 	return info, nil
+}
+
+// readLabel returns the label a Content-Type field's value v holds (its
+// raw bytes from the colon and the white space after it on, folding and
+// final line ending included), and whether it is a URI label. scratch is
+// a buffer to reuse, returned grown.
+func readLabel(scratch, v []byte) (label string, isURI bool, _ []byte) {
+	scratch = unfold(scratch[:0], v, false)
+	label = string(trimWSP(scratch))
+	if i := bytes.IndexByte(v, '\n'); i >= 0 && i < len(v)-1 {
+		// Folded. RFC 3986 Appendix C: white space that breaks a URI
+		// across lines is not part of it, even inside its scheme. Other
+		// white space is, and makes the URI invalid, which the mapping
+		// reports. No Content-Type reads as a URI without that white
+		// space, since a ':' before its '/' makes it invalid anyway.
+		scratch = unfold(scratch[:0], v, true)
+		if u := string(trimWSP(scratch)); mapping.Detect(u) == mapping.DirectionToContentType {
+			return u, true, scratch
+		}
+	}
+	return label, mapping.Detect(label) == mapping.DirectionToContentType, scratch
 }
 
 // unfold appends v to dst without its line endings (LF and a CR before

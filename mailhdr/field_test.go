@@ -328,6 +328,12 @@ func checkFold(t *testing.T, prefix []byte, v string, uri bool) {
 	}
 	if uri {
 		require.Equal(t, v, string(trimWSP(unfold(nil, out[len(prefix):], true))))
+		if mapping.Detect(v) == mapping.DirectionToContentType {
+			// Label (readLabel) reads the folded URI label back whole.
+			got, isURI, _ := readLabel(nil, out[bytes.IndexByte(out, ':')+1:])
+			require.True(t, isURI)
+			require.Equal(t, v, got)
+		}
 		if percentEncoded(v) {
 			// Never inside a %HH triplet.
 			for _, l := range lines[:len(lines)-1] {

@@ -1,6 +1,7 @@
 package mailhdr
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -40,6 +41,30 @@ func RewriteHeader(h *textproto.Header, opts Options) (int, error) {
 		errs[i] = p
 	}
 	return n, errors.Join(errs...)
+}
+
+// Label returns the label of h's Content-Type field (of the first, if
+// there are several, as go-message's Header.Get does) as this package
+// reads one: unfolded, with the white space at either end trimmed, and,
+// for a URI label folded over several lines, without the white space
+// around each line break, which RFC 3986 Appendix C has readers drop. The
+// package folds URI labels longer than a line that way, and go-message's
+// Header.Get keeps that white space, which makes such a label an invalid
+// URI to package mapping; Label gives the URI back. It returns "" if h
+// has no Content-Type field, and an error only for a field made with
+// Header.Set that go-message cannot format. The label is not checked: map
+// it with package mapping.
+func Label(h *textproto.Header) (string, error) {
+	raw, err := h.Raw("Content-Type")
+	if err != nil {
+		return "", fmt.Errorf("mailhdr: %w", err)
+	}
+	colon := bytes.IndexByte(raw, ':')
+	if colon < 0 {
+		return "", nil
+	}
+	label, _, _ := readLabel(nil, raw[colon+1:])
+	return label, nil
 }
 
 // rewriteHeader is RewriteHeader for a checked opts (RewriteHeader and

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cturi/cturi/mapping"
 	message "github.com/emersion/go-message"
 	"github.com/emersion/go-message/textproto"
 	"github.com/stretchr/testify/assert"
@@ -97,6 +98,64 @@ func TestRewriteHeaderPartly(t *testing.T) {
 	assert.Equal(t, int64(-1), p.Offset)
 	assert.Equal(t, "Content-Type not rewritten", p.Detail)
 	assert.Equal(t, []string{"ContentType:text/plain%0A", "text/html"}, h.Values("Content-Type"))
+}
+
+// TestLabel: Label reads a Content-Type as the rewriter does: unfolded
+// and trimmed, and a URI label folded over lines without the white space
+// around each break; other white space, in a URI label or a Content-Type,
+// is kept, and the first of two fields is the one read.
+func TestLabel(t *testing.T) {
+	tests := []struct {
+		name, header, want string
+	}{
+		{"plain", "Content-Type: text/plain\r\n\r\n", "text/plain"},
+		{"white space at either end", "Content-Type: \t text/plain \t\r\n\r\n", "text/plain"},
+		{"folded Content-Type keeps its white space", "Content-Type: text/plain;\r\n charset=us-ascii\r\n\r\n", "text/plain; charset=us-ascii"},
+		{"folded URI label", "Content-Type: http://example.com/a\r\n b/c\r\n\r\n", "http://example.com/ab/c"},
+		{"folded in its scheme", "Content-Type: ht\r\n tp://example.com/\r\n\r\n", "http://example.com/"},
+		{"LF line endings", "Content-Type: ContentType:text/\n\tplain\n\n", "ContentType:text/plain"},
+		{"white space inside a URI label is kept", "Content-Type: http://example.com/a b\r\n\r\n", "http://example.com/a b"},
+		{"the first of two", "Content-Type: text/plain\r\nContent-Type: text/html\r\n\r\n", "text/plain"},
+		{"no field", "Subject: x\r\n\r\n", ""},
+		{"an empty field", "Content-Type:\r\n\r\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := readHeader(t, tt.header)
+			got, err := Label(&h)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+
+	// A field made with Set has no raw bytes: go-message formats it.
+	var h textproto.Header
+	h.Set("Content-Type", "ContentType:image/png")
+	got, err := Label(&h)
+	require.NoError(t, err)
+	assert.Equal(t, "ContentType:image/png", got)
+}
+
+// TestLabelReadsWhatRewriteFolds: every URI label Rewrite folds over
+// lines, Label reads back whole, so it maps back to the Content-Type it
+// came from.
+func TestLabelReadsWhatRewriteFolds(t *testing.T) {
+	for _, n := range []int{60, 200, 990, 3000} {
+		ct := "application/uri.http%3A%2F%2Fexample.com%2F" + strings.Repeat("x", n)
+		var out bytes.Buffer
+		rep, err := Rewrite(&out, strings.NewReader("Content-Type: "+ct+"\r\n\r\n"), Options{})
+		require.NoError(t, err)
+		require.True(t, rep.OK(), "%v", rep.Err())
+		h := readHeader(t, out.String())
+		if n > 60 {
+			require.Contains(t, h.Get("Content-Type"), " ", "folded, so Get sees white space")
+		}
+		label, err := Label(&h)
+		require.NoError(t, err)
+		back, err := mapping.ToContentType(label)
+		require.NoError(t, err, "%d", n)
+		assert.Equal(t, ct, back, "%d", n)
+	}
 }
 
 func TestWalk(t *testing.T) {
