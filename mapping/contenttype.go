@@ -245,9 +245,15 @@ func (sc *ctScan) scan(s string, lenient bool, params []rawParam) ([]rawParam, *
 	if lenient {
 		valueSet = clsLChar
 	}
+	unquotedEnd := -1 // where the last unquoted value ended
 	for p.i < hi {
 		if s[p.i] != ';' {
-			return nil, p.syntax("';' or the end")
+			err := p.syntax("';' or the end")
+			if p.i == unquotedEnd && ctClass[s[p.i]]&clsLChar != 0 {
+				// Not lenient, or the octet would have been taken.
+				err.msg += " (an unquoted parameter value cannot hold it: quote the value, or map with the Lenient option)"
+			}
+			return nil, err
 		}
 		p.i++
 		if err := p.cfws(); err != nil {
@@ -284,6 +290,7 @@ func (sc *ctScan) scan(s string, lenient bool, params []rawParam) ([]rawParam, *
 			if rp.valHi == rp.valLo {
 				return nil, p.syntax("a parameter value")
 			}
+			unquotedEnd = rp.valHi
 		}
 		if err := p.cfws(); err != nil {
 			return nil, err

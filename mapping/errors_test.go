@@ -207,6 +207,33 @@ func TestCollapseDepth(t *testing.T) {
 	require.ErrorIs(t, err, ErrNested)
 }
 
+// TestLenientHint: a syntax error at an octet that ends an unquoted
+// value, and that Lenient would have taken into it, says so; one Lenient
+// would not take, or at another place, does not; the kind and offset are
+// the same either way.
+func TestLenientHint(t *testing.T) {
+	const hint = "quote the value, or map with the Lenient option"
+	for _, tt := range []struct {
+		in     string
+		offset int
+		hinted bool
+	}{
+		{"application/ld+json; profile=http://www.w3.org/ns/json-ld#expanded", 33, true},
+		{"multipart/mixed; boundary=----=_Part_0", 30, true},
+		{"text/plain; a=b/c", 15, true},
+		{"text/plain; a=b c", 16, false},     // after white space: no value ends there
+		{"text/plain; a=\"b\"=c", 17, false}, // after a quoted value
+		{"text/plain=x", 10, false},          // after the subtype
+	} {
+		_, err := ToURI(tt.in)
+		var e *Error
+		require.ErrorAs(t, err, &e, tt.in)
+		assert.Equal(t, KindSyntax, e.Kind, tt.in)
+		assert.Equal(t, tt.offset, e.Offset, tt.in)
+		assert.Equal(t, tt.hinted, strings.Contains(err.Error(), hint), "%s: %v", tt.in, err)
+	}
+}
+
 // TestErrorMadeByHand: an Error made outside the package, with no
 // message, still says what it is.
 func TestErrorMadeByHand(t *testing.T) {

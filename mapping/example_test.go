@@ -52,7 +52,7 @@ func ExampleToURI_lenient() {
 	uri, _ := mapping.ToURI(ct, mapping.Lenient)
 	fmt.Println(uri)
 	// Output:
-	// mapping: expected ';' or the end at offset 36, found '='
+	// mapping: expected ';' or the end at offset 36, found '=' (an unquoted parameter value cannot hold it: quote the value, or map with the Lenient option)
 	// ContentType:multipart/alternative?boundary="----%3D_NextPart_000_0012"
 }
 

@@ -20,7 +20,8 @@ var (
 	// ErrLabelTooLong: a label longer than Options.MaxLabelLen.
 	ErrLabelTooLong = errors.New("middleware: label longer than the limit")
 	// ErrSchemeNotAllowed: a label naming a URI scheme that
-	// Options.Schemes does not list.
+	// Options.Schemes does not list. The error the middleware reports
+	// wraps it with the scheme: `middleware: URI scheme not allowed: "ftp"`.
 	ErrSchemeNotAllowed = errors.New("middleware: URI scheme not allowed")
 	// ErrStructureChange: a multipart label whose mapping (for ToURI,
 	// the Content-Type that mapping maps back to) would have net/http

@@ -172,7 +172,12 @@ func (rw *rewriter) checkScheme(in, out string, m Mode) error {
 			return nil
 		}
 	}
-	return ErrSchemeNotAllowed
+	// A scheme is ASCII letters, digits and "+-.", safe to quote in a
+	// log or a 415 body; a long one is cut.
+	if len(s) > 64 {
+		s = s[:64] + "..."
+	}
+	return fmt.Errorf("%w: %q", ErrSchemeNotAllowed, s)
 }
 
 // uriScheme returns the scheme of a label that starts with one (after

@@ -99,6 +99,25 @@ func TestMapLabel(t *testing.T) {
 	}
 }
 
+// TestSchemeNotAllowedNamesIt: the error names the scheme refused, the
+// one a wrapped label names too, and cuts a long one short.
+func TestSchemeNotAllowedNamesIt(t *testing.T) {
+	rw := newRewriter(Options{Schemes: []string{"https"}})
+	long := "x" + strings.Repeat("y", 100)
+	for _, tt := range []struct {
+		mode      Mode
+		in, quote string
+	}{
+		{ToContentType, "ftp://example.com/a", `"ftp"`},
+		{ToURI, "application/uri.urn%3Aisbn%3A1", `"urn"`},
+		{ToContentType, long + ":z", `"x` + strings.Repeat("y", 63) + `..."`},
+	} {
+		_, err := rw.mapLabel(tt.in, tt.mode)
+		require.ErrorIs(t, err, ErrSchemeNotAllowed)
+		assert.EqualError(t, err, "middleware: URI scheme not allowed: "+tt.quote)
+	}
+}
+
 // TestMapLabelMatchesMapping checks each mode against the mapping function
 // it stands for, over the SPEC vectors' inputs.
 func TestMapLabelMatchesMapping(t *testing.T) {
