@@ -127,8 +127,15 @@ func FuzzServe(f *testing.F) {
 			}
 			return
 		}
-		if sent := w.sent(); len(sent) != 1 || (sent[0] != respLabel && !validHeaderValue(sent[0])) {
+		sent := w.sent()
+		if len(sent) != 1 || (sent[0] != respLabel && !validHeaderValue(sent[0])) {
 			t.Fatalf("client gets %q", sent)
+		}
+		// A response that goes out with a URI label forbids sniffing, and
+		// only such a one: browsers cannot read it as a type.
+		_, nosniff := w.h["X-Content-Type-Options"]
+		if want := o.Response != Leave && mapping.Detect(sent[0]) == mapping.DirectionToContentType; nosniff != want {
+			t.Fatalf("client gets %q with nosniff %v under %v", sent[0], nosniff, o.Response)
 		}
 	})
 }
