@@ -3,8 +3,6 @@ package middleware
 import (
 	"net/http"
 	"net/http/httputil"
-
-	"github.com/cturi/cturi/mapping"
 )
 
 // ProxyRewrite returns a function for httputil.ReverseProxy.Rewrite that
@@ -118,30 +116,4 @@ func (rw *rewriter) rewriteHeader(r *http.Request, h http.Header, side Side, m M
 	both := &[2]string{out, "nosniff"}
 	h["Content-Type"], h[nosniffKey] = both[0:1:1], both[1:2:2]
 	return both[1:2:2], nil
-}
-
-// nosniffKey is the canonical key of the X-Content-Type-Options field.
-const nosniffKey = "X-Content-Type-Options"
-
-// forbidSniffing sets X-Content-Type-Options: nosniff in h unless h has
-// that field already (with any value, or none), and returns the slice it
-// set, or nil.
-func forbidSniffing(h http.Header) []string {
-	if _, set := h[nosniffKey]; set {
-		return nil
-	}
-	v := []string{"nosniff"}
-	h[nosniffKey] = v
-	return v
-}
-
-// anyURILabel reports whether any of the Content-Type values v is a URI
-// label.
-func anyURILabel(v []string) bool {
-	for _, l := range v {
-		if mapping.Detect(l) == mapping.DirectionToContentType {
-			return true
-		}
-	}
-	return false
 }
