@@ -18,8 +18,8 @@
 // at least 100") is caught in a routing loop: it is refused with 554
 // 5.4.6, which the sender does not retry, and not handed on. Envelope
 // addresses must be local@domain with a dot-atom local part of ASCII;
-// others (a quoted local part, which go-smtp would hand on unquoted) get
-// 553. A message with a CR or LF that is not part of a CRLF is refused
+// others (a quoted local part, which go-smtp would hand on unquoted, unless
+// it is a dot-atom once unquoted) get 553. A message with a CR or LF that is not part of a CRLF is refused
 // with 554 5.6.0 and nothing of it after that octet is handed on: a next
 // hop that took a bare CR for a line end would run the lines after
 // "<CR>.<CR>" as commands ("SMTP smuggling"). (go-smtp's server drops a
@@ -29,10 +29,13 @@
 // It holds at most -max-connections sessions open at once (256); a client
 // that comes meanwhile is answered 421 4.3.2, a transient failure, and
 // disconnected. A client that sends nothing, or takes no reply, for
-// -timeout (a minute) is disconnected too. A message looping through this
-// gateway alone holds one session a hop, so the cap must be more than
-// -max-hops for the loop to be caught (loops running at once that fill
-// the cap get the 421, and their senders retry). It listens on 127.0.0.1
+// -timeout (a minute) is disconnected too. A message looping through
+// this gateway alone holds one session a hop, so the cap must be more
+// than -max-hops for the loop to be caught (loops running at once that
+// fill the cap get the 421, and their senders retry). Interrupted (SIGINT
+// or SIGTERM), it takes no new session and waits up to -grace (10
+// seconds) for the messages under way, then exits, with status 1 if it
+// had to cut some off; a second interrupt ends it at once. It listens on 127.0.0.1
 // by default, takes no authentication and speaks no TLS: put it on a
 // trusted path. Interrupt it to stop it.
 package main
@@ -83,6 +86,12 @@ func main() {
 	// A silent client holds its session, one of -max-connections, until
 	// this runs out.
 	timeout := flag.Duration("timeout", time.Minute, "how long a client may stay silent, or leave a reply untaken, before it is disconnected (more than 0)")
+	// The mapping options cturi mail has: mail from outside is untrusted
+	// input, for which the draft (§6) and mapping advise NoControlled.
+	strictURI := flag.Bool("strict-uri", false, "write query-value delimiters as %22 (strict RFC 3986 URIs)")
+	strictParsing := flag.Bool("strict-parsing", false, "refuse the unquoted parameter values mail software writes")
+	noControlled := flag.Bool("no-controlled", false, "refuse the controlled mapping (URI-body, MIME-type), for untrusted mail")
+	grace := flag.Duration("grace", 10*time.Second, "how long an interrupted gateway waits for the messages under way before it cuts them off and exits with status 1")
 	flag.Parse()
 
 	target, err := mailhdr.ParseTarget(*to)
@@ -97,20 +106,29 @@ func main() {
 		usageError("-max-hops must be at least 1")
 	case *timeout <= 0: // every read would fail at once
 		usageError("-timeout must be more than 0")
+	case *grace < 0:
+		usageError("-grace must be 0 or more")
 	case *maxConns <= *maxHops:
 		usageError(fmt.Sprintf("-max-connections must be more than -max-hops (%d)", *maxHops))
+	case *next != "" && *dir != "":
+		usageError("-next and -dir are two destinations; give one")
+	case *next != "" && !isHostPort(*next):
+		usageError(fmt.Sprintf("-next wants host:port, not %q", *next))
 	case flag.NArg() > 0:
 		usageError(fmt.Sprintf("unexpected argument %q", flag.Arg(0)))
 	}
 	be := &relay.Backend{
-		Options: mailhdr.Options{To: target},
+		Options: mailhdr.Options{To: target, StrictURI: *strictURI, StrictParsing: *strictParsing, NoControlled: *noControlled},
 		Logf:    log.Printf,
 		MaxHops: *maxHops,
 	}
+	destination := "standard output"
 	switch {
 	case *next != "":
 		be.Deliver = relay.SMTPDeliver(*next)
+		destination = "the next hop " + *next
 	case *dir != "":
+		destination = "the folder " + *dir
 		// The folder is made here, so that -dir /tmp/mail works as
 		// docs/mail.md shows it, and a folder that cannot be made stops the
 		// gateway at once rather than failing every message with 451.
@@ -131,27 +149,39 @@ func main() {
 		log.Fatal(err)
 	}
 	l = idleListener{connlimit.Listener(l, *maxConns, refuseBusy), *timeout}
-	log.Printf("mailgateway: rewriting Content-Types to %s, listening on %s", target, l.Addr())
+	log.Printf("mailgateway: rewriting Content-Types to %s, delivering to %s", target, destination)
+	log.Printf("mailgateway: listening on %s", l.Addr())
 	log.Printf("mailgateway: try: curl smtp://%s --mail-from a@example.com --mail-rcpt b@example.net -T mailhdr/testdata/corpus/nested.eml", l.Addr())
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	shutDown := make(chan struct{})
+	shutDown := make(chan error, 1)
 	go func() {
-		defer close(shutDown)
 		<-ctx.Done()
-		shut, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		stop() // a second interrupt ends the gateway at once, as by default
+		log.Printf("mailgateway: stopping: no new sessions; waiting up to %v for the messages under way (interrupt again to stop at once)", *grace)
+		shut, cancel := context.WithTimeout(context.Background(), *grace)
 		defer cancel()
-		if err := s.Shutdown(shut); err != nil {
-			fmt.Fprintln(os.Stderr, "mailgateway:", err)
-		}
+		shutDown <- s.Shutdown(shut)
 	}()
 	if err := s.Serve(l); err != nil && !errors.Is(err, smtp.ErrServerClosed) {
 		log.Fatal(err)
 	}
 	// Serve returns as soon as Shutdown closes the listener: wait for the
 	// messages under way, or the end of the grace period.
-	<-shutDown
+	if err := <-shutDown; err != nil {
+		// Their senders get no reply and send them again; in -dir, a
+		// message cut off leaves a .incoming-* file, which is no .eml.
+		log.Printf("mailgateway: sessions still open after -grace %v, cut off: %v", *grace, err)
+		os.Exit(1)
+	}
+}
+
+// isHostPort reports whether s is host:port with a host and a port, as
+// -next needs (net.Dial would take ":25", and fail on "host" per message).
+func isHostPort(s string) bool {
+	host, port, err := net.SplitHostPort(s)
+	return err == nil && host != "" && port != ""
 }
 
 // refuseBusy answers a client that comes while -max-connections sessions

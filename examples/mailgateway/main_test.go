@@ -83,12 +83,13 @@ func TestMain(m *testing.M) {
 // command it says to try, and what it writes to standard output.
 func gateway(t *testing.T, args ...string) (addr, try string, stdout *servertest.SyncBuffer) {
 	t.Helper()
-	_, addr, try, stdout = startGateway(t, args...)
+	_, addr, try, stdout, _ = startGateway(t, args...)
 	return addr, try, stdout
 }
 
-// startGateway is gateway that also returns the running command.
-func startGateway(t *testing.T, args ...string) (cmd *exec.Cmd, addr, try string, stdout *servertest.SyncBuffer) {
+// startGateway is gateway that also returns the running command and what
+// it logs (standard error).
+func startGateway(t *testing.T, args ...string) (cmd *exec.Cmd, addr, try string, stdout, logs *servertest.SyncBuffer) {
 	t.Helper()
 	bin, err := built()
 	require.NoError(t, err)
@@ -106,10 +107,12 @@ func startGateway(t *testing.T, args ...string) (cmd *exec.Cmd, addr, try string
 	// It says where it listens, then what to try.
 	listening := regexp.MustCompile(`listening on (\S+)`)
 	found := make(chan [2]string, 1)
+	logs = &servertest.SyncBuffer{}
 	go func() {
 		var addr string
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
+			fmt.Fprintln(logs, sc.Text())
 			if m := listening.FindStringSubmatch(sc.Text()); m != nil {
 				addr = m[1]
 			} else if _, try, ok := strings.Cut(sc.Text(), "try: "); ok && addr != "" {
@@ -123,7 +126,7 @@ func startGateway(t *testing.T, args ...string) (cmd *exec.Cmd, addr, try string
 	case <-time.After(30 * time.Second):
 		t.Fatal("the gateway did not say where it listens and what to try")
 	}
-	return cmd, addr, try, stdout
+	return cmd, addr, try, stdout, logs
 }
 
 func send(t *testing.T, addr string) error {
@@ -182,7 +185,7 @@ func TestGateway(t *testing.T) {
 		{"into a new -dir", func(_ *testing.T, dir string) []string { return []string{"-dir", filepath.Join(dir, "new", "mail")} }, 0,
 			func(_, dir string) string { return header + readDir(filepath.Join(dir, "new", "mail")) }, 1},
 		// The gateway's Received field, then the hop's.
-		{"to -next, before -dir", func(t *testing.T, dir string) []string { return []string{"-next", hop(t), "-dir", dir} }, 0,
+		{"to -next", func(t *testing.T, dir string) []string { return []string{"-next", hop(t)} }, 0,
 			func(string, string) string { return hopGot.String() }, 2},
 		// (Into a folder: to standard output, a message refused for its
 		// size is already in part written when the limit is reached.)
@@ -226,7 +229,7 @@ func TestInterruptFinishesMessage(t *testing.T) {
 		t.Skip("builds and runs the command")
 	}
 	dir := t.TempDir()
-	cmd, addr, _, _ := startGateway(t, "-dir", dir)
+	cmd, addr, _, _, logs := startGateway(t, "-dir", dir)
 	c, err := smtp.Dial(addr)
 	require.NoError(t, err)
 	defer c.Close()
@@ -251,6 +254,14 @@ func TestInterruptFinishesMessage(t *testing.T) {
 	state, err := cmd.Process.Wait()
 	require.NoError(t, err)
 	assert.Equal(t, 0, state.ExitCode())
+	for _, want := range []string{
+		"mailgateway: rewriting Content-Types to uri, delivering to the folder " + dir + "\n",
+		"mailgateway: stopping: no new sessions; waiting up to 10s for the messages under way",
+		`message from a@example.com: delivered to ["b@example.net"]; Content-Type fields rewritten: `,
+	} {
+		// The log reaches the test through a pipe.
+		assert.Eventually(t, func() bool { return strings.Contains(logs.String(), want) }, 10*time.Second, 10*time.Millisecond, "%q not in %s", want, logs)
+	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.eml"))
 	require.Len(t, files, 1)
 	b, err := os.ReadFile(files[0])
@@ -260,6 +271,63 @@ func TestInterruptFinishesMessage(t *testing.T) {
 	rest, hops := untraced(delivered)
 	assert.Equal(t, 1, hops, "%q", b)
 	assert.Equal(t, rewritten, rest)
+}
+
+// TestInterruptCutsOffAfterGrace: a message still under way when -grace
+// runs out is cut off, no file is delivered, and the gateway says so and
+// exits with status 1.
+func TestInterruptCutsOffAfterGrace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	dir := t.TempDir()
+	cmd, addr, _, _, logs := startGateway(t, "-dir", dir, "-grace", "300ms")
+	c, err := smtp.Dial(addr)
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.Mail("a@example.com", nil))
+	require.NoError(t, c.Rcpt("b@example.net", nil))
+	w, err := c.Data()
+	require.NoError(t, err)
+	_, err = io.WriteString(w, "Subject: never finished\r\n")
+	require.NoError(t, err)
+
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	state, err := cmd.Process.Wait()
+	require.NoError(t, err)
+	assert.Equal(t, 1, state.ExitCode())
+	const want = "mailgateway: sessions still open after -grace 300ms, cut off"
+	assert.Eventually(t, func() bool { return strings.Contains(logs.String(), want) }, 10*time.Second, 10*time.Millisecond, "%s", logs)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.eml"))
+	assert.Empty(t, files)
+}
+
+// TestMappingFlags: the mapping options cturi mail has reach the rewrite:
+// with -no-controlled, a Content-Type using the controlled mapping
+// (URI-body) is not rewritten, and the log says why.
+func TestMappingFlags(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	const field = "Content-Type: application/xml; URI-body=\"http://example.com/ns\"\r\n"
+	for _, tt := range []struct {
+		args      []string
+		rewritten bool
+	}{
+		{nil, true},
+		{[]string{"-no-controlled"}, false},
+	} {
+		t.Run(strings.Join(append([]string{"flags"}, tt.args...), " "), func(t *testing.T) {
+			_, addr, _, stdout, logs := startGateway(t, tt.args...)
+			c, err := smtp.Dial(addr)
+			require.NoError(t, err)
+			defer c.Close()
+			require.NoError(t, c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(field+"\r\nx\r\n")))
+			assert.Eventually(t, func() bool { return strings.Contains(logs.String(), "delivered to") }, 10*time.Second, 10*time.Millisecond)
+			assert.Equal(t, !tt.rewritten, strings.Contains(stdout.String(), field), "%s", stdout)
+			assert.Equal(t, !tt.rewritten, strings.Contains(logs.String(), "refused by NoControlled"), "%s", logs)
+		})
+	}
 }
 
 // TestRecipientLimit: the gateway bounds the recipients of one message
@@ -404,6 +472,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-max-message-bytes", "0"}, "mailgateway: -max-message-bytes must be at least 1"},
 		{[]string{"-max-message-bytes", "-5"}, "mailgateway: -max-message-bytes must be at least 1"},
 		{[]string{"127.0.0.1:2526"}, `mailgateway: unexpected argument "127.0.0.1:2526"`},
+		{[]string{"-next", "127.0.0.1:25", "-dir", "/tmp/mail"}, "mailgateway: -next and -dir are two destinations; give one"},
+		{[]string{"-next", "nohost"}, `mailgateway: -next wants host:port, not "nohost"`},
+		{[]string{"-next", ":25"}, `mailgateway: -next wants host:port, not ":25"`},
 		{[]string{"-nope"}, "flag provided but not defined: -nope"},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

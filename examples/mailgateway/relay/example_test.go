@@ -83,6 +83,7 @@ func ExampleBackend() {
 	// Content-Type: ContentType:text/plain?charset="us-ascii"
 	//
 	// hi
+	// log: message from a@example.com: delivered to ["b@example.net"]; Content-Type fields rewritten: 1
 	// === message from <a@example.com> to ["b@example.net"]
 	// Received: from localhost ([127.0.0.1]) by localhost with ESMTP
 	// 	for <b@example.net>; Fri, 02 Jan 2026 03:04:05 +0000
@@ -91,6 +92,7 @@ func ExampleBackend() {
 	//
 	// hi
 	// log: message from a@example.com: mailhdr: top: mapping: Content-Type not rewritten; the body is passed through: mapping: expected '/' after the type at offset 4, found the end
+	// log: message from a@example.com: delivered to ["b@example.net"]; Content-Type fields rewritten: 0
 }
 
 // A Deliver can be called on its own; here with a message rewritten by

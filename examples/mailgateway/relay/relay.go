@@ -53,11 +53,13 @@ type Backend struct {
 	// Deliver hands on each message: the Backend's Received field, then
 	// the rewritten message.
 	Deliver Deliver
-	// Logf, if not nil, is told about each problem the rewrite reports
-	// (one line each, then the number of those past
-	// Options.MaxProblems or MaxReportBytes, which are only counted); the
-	// message is delivered all the same, with the fields it could not
-	// rewrite left as they were.
+	// Logf, if not nil, is told, one line each, about each problem the
+	// rewrite reports (then the number of those past Options.MaxProblems
+	// or MaxReportBytes, which are only counted; the message is delivered
+	// all the same, with the fields it could not rewrite left as they
+	// were), and about what became of each message: delivered (to whom,
+	// and how many fields were rewritten), or refused or failed, and why.
+	// Every line starts "message from SENDER: ".
 	Logf func(format string, args ...any)
 	// MaxHops is the number of Received fields at which a message is
 	// refused, as caught in a routing loop, with 554 5.4.6 (permanent,
@@ -158,12 +160,13 @@ func (s *session) Data(r io.Reader) error {
 		return s.failed(err, src)
 	}
 	rep := rr.Report()
-	for i := range rep.Problems {
-		s.logf("%v", &rep.Problems[i])
+	for _, p := range rep.Problems {
+		s.logf("%v", p)
 	}
 	if rep.Omitted > 0 {
 		s.logf("%d more not listed", rep.Omitted)
 	}
+	s.logf("delivered to %q; Content-Type fields rewritten: %d", s.to, rep.Rewritten)
 	return nil
 }
 
@@ -197,6 +200,8 @@ func (s *session) failed(err error, src *clientReader) error {
 		return bareLineEnd
 	}
 	if se, ok := errors.AsType[*smtp.SMTPError](err); ok {
+		// The size limit, or the next hop's own reply.
+		s.logf("not delivered: %v", se)
 		return se
 	}
 	if src.tooLong {

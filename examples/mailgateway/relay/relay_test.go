@@ -114,14 +114,15 @@ func TestWriterDeliverAndLog(t *testing.T) {
 	addr := serve(t, &Backend{
 		Options: mailhdr.Options{To: mailhdr.Canonical},
 		Deliver: WriterDeliver(&out),
-		Logf:    func(f string, a ...any) { logged = append(logged, f) },
+		Logf:    func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) },
 		Now:     clock,
 	})
 	require.NoError(t, send(t, addr, []string{"b@example.net", "c@example.net"}))
 	assert.Equal(t, "=== message from <a@example.com> to [\"b@example.net\" \"c@example.net\"]\n"+
 		"Received: from localhost ([127.0.0.1]) by localhost with ESMTP;\r\n\tFri, 02 Jan 2026 03:04:05 +0000\r\n"+
 		strings.Replace(msg, "charset=us-ascii", `charset="us-ascii"`, 1), out.String())
-	assert.Empty(t, logged)
+	assert.Equal(t, []string{`message from a@example.com: delivered to ["b@example.net" "c@example.net"]; Content-Type fields rewritten: 1`}, logged,
+		"no problem; the outcome")
 }
 
 // TestDeliverReadingPart: a Deliver that stops reading early still lets
@@ -242,15 +243,18 @@ func TestLogOmittedProblems(t *testing.T) {
 			"message from a@example.com: mailhdr: 1: mapping",
 			"message from a@example.com: mailhdr: 2: mapping",
 			"message from a@example.com: mailhdr: 3: mapping",
+			"message from a@example.com: delivered to",
 		}},
 		{"one listed", 1, []string{
 			"message from a@example.com: mailhdr: 1: mapping",
 			"message from a@example.com: 2 more not listed",
+			"message from a@example.com: delivered to",
 		}},
 		{"two listed", 2, []string{
 			"message from a@example.com: mailhdr: 1: mapping",
 			"message from a@example.com: mailhdr: 2: mapping",
 			"message from a@example.com: 1 more not listed",
+			"message from a@example.com: delivered to",
 		}},
 	}
 	for _, tc := range cases {
@@ -394,8 +398,10 @@ func TestLogNamesSender(t *testing.T) {
 	require.NoError(t, sess.Mail("a@example.com", nil))
 	require.NoError(t, sess.Rcpt("b@example.net", nil))
 	require.NoError(t, sess.Data(strings.NewReader("Content-Type: text\r\n\r\nx")))
-	require.Len(t, logged, 1, "the unmappable Content-Type is logged")
-	assert.True(t, strings.HasPrefix(logged[0], "message from a@example.com: "), logged[0])
+	require.Len(t, logged, 2, "the unmappable Content-Type is logged, then the outcome")
+	for _, l := range logged {
+		assert.True(t, strings.HasPrefix(l, "message from a@example.com: "), l)
+	}
 }
 
 // TestWriterDeliverStalledSender: a sender that stops part-way through its
@@ -541,4 +547,22 @@ func TestWriterDeliverQuotesSpace(t *testing.T) {
 	var b bytes.Buffer
 	require.NoError(t, WriterDeliver(&b)("a b@example.com", []string{"b@example.net"}, strings.NewReader("x")))
 	assert.True(t, strings.HasPrefix(b.String(), `=== message from <"a b@example.com">`), b.String())
+}
+
+// TestLogNotDelivered: a reply that refuses the message, here the next
+// hop's, goes back to the sender as it came and into the log, with the
+// sender.
+func TestLogNotDelivered(t *testing.T) {
+	var logged []string
+	hopReply := &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "no such user"}
+	be := &Backend{
+		Deliver: func(_ string, _ []string, msg io.Reader) error { _, _ = io.Copy(io.Discard, msg); return hopReply },
+		Logf:    func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) },
+	}
+	sess, err := be.NewSession(nil)
+	require.NoError(t, err)
+	require.NoError(t, sess.Mail("a@example.com", nil))
+	require.NoError(t, sess.Rcpt("b@example.net", nil))
+	assert.Same(t, hopReply, sess.Data(strings.NewReader("Subject: x\r\n\r\nx\r\n")))
+	assert.Equal(t, []string{"message from a@example.com: not delivered: " + hopReply.Error()}, logged)
 }
