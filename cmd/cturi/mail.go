@@ -26,25 +26,27 @@ func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	maxHeader := fs.Int("max-header-bytes", mailhdr.DefaultMaxHeaderBytes, "bound one header block (`N` octets; 0: the default; negative: no limit)")
 	maxField := fs.Int("max-field-bytes", mailhdr.DefaultMaxFieldBytes, "bound one Content-Type or Content-Transfer-Encoding field (`N` octets; 0: the default; negative: no limit)")
 	maxDepth := fs.Int("max-depth", mailhdr.DefaultMaxDepth, "bound how deeply parts are descended into (`N` levels; 0: the default; negative: no limit)")
-	// The usage goes to standard output for -h and to standard error
-	// after a bad flag: print it here rather than from fs.Usage, which the
-	// flag package calls in both cases.
+	// The usage goes to standard output for -h; after a bad command line,
+	// what is wrong goes to standard error with a pointer to -h (as for
+	// cturi itself).
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			mailUsage(stdout, fs)
 			return exitOK
 		}
-		mailUsage(stderr, fs)
+		fmt.Fprintln(stderr, "Run 'cturi mail -h' for usage.")
 		return exitUsage
 	}
 	target, err := mailhdr.ParseTarget(*to)
-	if err != nil || fs.NArg() > 1 {
-		if err == nil {
-			err = errors.New("at most one FILE")
-		}
-		fmt.Fprintf(stderr, "cturi mail: %v\n", err)
-		mailUsage(stderr, fs)
+	switch {
+	case err != nil:
+		err = fmt.Errorf("-to must be uri, ct or canonical, not %q", *to)
+	case fs.NArg() > 1:
+		err = errors.New("at most one FILE")
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "cturi mail: %v\nRun 'cturi mail -h' for usage.\n", err)
 		return exitUsage
 	}
 	in := stdin

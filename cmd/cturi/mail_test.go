@@ -58,7 +58,7 @@ func TestMailCommand(t *testing.T) {
 		{"the controlled mapping", controlled, nil, 0, "Content-Type: http://x.test/a?MIME-type=\"application/xml\"\r\n\r\nx", ""},
 		{"-no-controlled refuses it", controlled, []string{"-no-controlled"}, 1, controlled, "cturi mail: offset 0: mailhdr: top: mapping"},
 		{"problems past the report's limit are counted", many.String(), nil, 1, strings.Replace(many.String(), "multipart/mixed; boundary=b", `ContentType:multipart/mixed?boundary="b"`, 1), "cturi mail: 1 more not listed\n"},
-		{"bad direction", msg, []string{"-to", "auto"}, 2, "", "unknown target"},
+		{"bad direction", msg, []string{"-to", "auto"}, 2, "", `cturi mail: -to must be uri, ct or canonical, not "auto"`},
 		{"two files", msg, []string{file, file}, 2, "", "at most one FILE"},
 		{"missing file", "", []string{filepath.Join(t.TempDir(), "none.eml")}, 1, "", "no such file"},
 		{"bad flag", msg, []string{"-nope"}, 2, "", "flag provided but not defined"},
@@ -190,4 +190,6 @@ func TestMailLimits(t *testing.T) {
 	code, _, stderr = runMailCmd(t, msg, "-max-depth", "x")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, `invalid value "x" for flag -max-depth`)
+	assert.True(t, strings.HasSuffix(stderr, "Run 'cturi mail -h' for usage.\n"), "%s", stderr)
+	assert.NotContains(t, stderr, "Usage:")
 }

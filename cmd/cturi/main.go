@@ -52,13 +52,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	lenient := fs.Bool("lenient", false, "accept unquoted parameter values as mail software writes them")
 	asJSON := fs.Bool("json", false, "print one JSON object per value")
 	mail := fs.Bool("mail", false, "as the first argument: the same as cturi mail (cturi mail -h)")
-	fs.Usage = func() {} // printed below: to stdout for -h, else to stderr
+	// The usage goes to standard output for -h; after a bad command line,
+	// what is wrong goes to standard error with a pointer to -h, rather
+	// than the usage's 30 lines, which would scroll it away.
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			usage(stdout, fs)
 			return exitOK
 		}
-		usage(stderr, fs)
+		fmt.Fprintln(stderr, "Run 'cturi -h' for usage.")
 		return exitUsage
 	}
 	m, err := newMapper(*to, *strict, *lenient)
@@ -66,8 +69,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = errors.New("-mail must be the first argument")
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "cturi: %v\n", err)
-		usage(stderr, fs)
+		fmt.Fprintf(stderr, "cturi: %v\nRun 'cturi -h' for usage.\n", err)
 		return exitUsage
 	}
 	out := bufio.NewWriterSize(stdout, 64<<10)

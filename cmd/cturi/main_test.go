@@ -88,6 +88,12 @@ func TestCLI(t *testing.T) {
 			} else {
 				assert.Empty(t, errs)
 			}
+			if code == exitUsage {
+				// What is wrong, and where the usage is: not the usage
+				// itself, which would scroll it away.
+				assert.True(t, strings.HasSuffix(errs, "Run 'cturi -h' for usage.\n"), "%s", errs)
+				assert.NotContains(t, errs, "Usage:")
+			}
 		})
 	}
 }
