@@ -50,6 +50,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -91,6 +92,9 @@ func main() {
 	strictURI := flag.Bool("strict-uri", false, "write query-value delimiters as %22 (strict RFC 3986 URIs)")
 	strictParsing := flag.Bool("strict-parsing", false, "refuse the unquoted parameter values mail software writes")
 	noControlled := flag.Bool("no-controlled", false, "refuse the controlled mapping (URI-body, MIME-type), for untrusted mail")
+	// Each hop names itself in its Received field ("by NAME") and its
+	// greeting: two gateways in a row must not both be localhost.
+	hostname := flag.String("hostname", "localhost", "the name the gateway gives itself in its greeting and Received fields (a domain name)")
 	grace := flag.Duration("grace", 10*time.Second, "how long an interrupted gateway waits for the messages under way before it cuts them off and exits with status 1")
 	flag.Parse()
 
@@ -108,6 +112,8 @@ func main() {
 		usageError("-timeout must be more than 0")
 	case *grace < 0:
 		usageError("-grace must be 0 or more")
+	case !isHostname(*hostname):
+		usageError(fmt.Sprintf("-hostname wants a domain name (letters, digits, hyphens, dots), not %q", *hostname))
 	case *maxConns <= *maxHops:
 		usageError(fmt.Sprintf("-max-connections must be more than -max-hops (%d)", *maxHops))
 	case *next != "" && *dir != "":
@@ -141,7 +147,7 @@ func main() {
 	}
 
 	s := smtp.NewServer(be)
-	s.Domain = "localhost"
+	s.Domain = *hostname
 	s.MaxMessageBytes = *maxBytes
 	s.MaxRecipients = *maxRcpt
 	l, err := net.Listen("tcp", *listen)
@@ -175,6 +181,27 @@ func main() {
 		log.Printf("mailgateway: sessions still open after -grace %v, cut off: %v", *grace, err)
 		os.Exit(1)
 	}
+}
+
+// isHostname reports whether s is a domain name of LDH labels (RFC 1123
+// §2.1), as go-smtp writes it into the greeting and the gateway into its
+// Received fields: nothing else may reach either.
+func isHostname(s string) bool {
+	if s == "" || len(s) > 253 {
+		return false
+	}
+	for _, label := range strings.Split(s, ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for i := 0; i < len(label); i++ {
+			c := label[i]
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // isHostPort reports whether s is host:port with a host and a port, as

@@ -330,6 +330,23 @@ func TestMappingFlags(t *testing.T) {
 	}
 }
 
+// TestHostname: -hostname names the gateway in its greeting and in its
+// Received field.
+func TestHostname(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	addr, _, stdout := gateway(t, "-hostname", "mx1.example")
+	conn, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	greeting, err := bufio.NewReader(conn).ReadString('\n')
+	conn.Close()
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(greeting, "220 mx1.example "), "%q", greeting)
+	require.NoError(t, send(t, addr))
+	assert.Eventually(t, func() bool { return strings.Contains(stdout.String(), ") by mx1.example with ESMTP") }, 10*time.Second, 10*time.Millisecond, "%s", stdout)
+}
+
 // TestRecipientLimit: the gateway bounds the recipients of one message
 // (-max-recipients, 100 by default, RFC 5321 §4.5.3.1.8's minimum): without
 // a limit, a client sending RCPT TO for ever grows the session's memory
@@ -475,6 +492,11 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-next", "127.0.0.1:25", "-dir", "/tmp/mail"}, "mailgateway: -next and -dir are two destinations; give one"},
 		{[]string{"-next", "nohost"}, `mailgateway: -next wants host:port, not "nohost"`},
 		{[]string{"-next", ":25"}, `mailgateway: -next wants host:port, not ":25"`},
+		{[]string{"-hostname", "mx1.example\r\n250 x"}, `mailgateway: -hostname wants a domain name (letters, digits, hyphens, dots), not "mx1.example\r\n250 x"`},
+		{[]string{"-hostname", ""}, `-hostname wants a domain name`},
+		{[]string{"-hostname", "a..b"}, `-hostname wants a domain name`},
+		{[]string{"-hostname", "-a.b"}, `-hostname wants a domain name`},
+		{[]string{"-grace", "-1s"}, "mailgateway: -grace must be 0 or more"},
 		{[]string{"-nope"}, "flag provided but not defined: -nope"},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
