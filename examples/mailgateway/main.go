@@ -18,8 +18,9 @@
 // at least 100") is caught in a routing loop: it is refused with 554
 // 5.4.6, which the sender does not retry, and not handed on. Envelope
 // addresses must be local@domain with a dot-atom local part of ASCII;
-// others (a quoted local part, which go-smtp would hand on unquoted, unless
-// it is a dot-atom once unquoted) get 553. A message with a CR or LF that is not part of a CRLF is refused
+// others (a quoted local part, which go-smtp would hand on unquoted,
+// unless it is a dot-atom once unquoted) get 553. A message with a CR or
+// LF that is not part of a CRLF is refused
 // with 554 5.6.0 and nothing of it after that octet is handed on: a next
 // hop that took a bare CR for a line end would run the lines after
 // "<CR>.<CR>" as commands ("SMTP smuggling"). (go-smtp's server drops a
@@ -35,9 +36,9 @@
 // fill the cap get the 421, and their senders retry). Interrupted (SIGINT
 // or SIGTERM), it takes no new session and waits up to -grace (10
 // seconds) for the messages under way, then exits, with status 1 if it
-// had to cut some off; a second interrupt ends it at once. It listens on 127.0.0.1
-// by default, takes no authentication and speaks no TLS: put it on a
-// trusted path. Interrupt it to stop it.
+// had to cut some off; a second interrupt ends it at once. It listens on
+// 127.0.0.1 by default, takes no authentication and speaks no TLS: put it
+// on a trusted path.
 package main
 
 import (
