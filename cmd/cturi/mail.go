@@ -35,8 +35,7 @@ func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			mailUsage(stdout, fs)
 			return exitOK
 		}
-		fmt.Fprintln(stderr, "Run 'cturi mail -h' for usage.")
-		return exitUsage
+		return badUsage(stderr, "cturi mail", nil)
 	}
 	target, err := mailhdr.ParseTarget(*to)
 	switch {
@@ -46,8 +45,7 @@ func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = errors.New("at most one FILE")
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "cturi mail: %v\nRun 'cturi mail -h' for usage.\n", err)
-		return exitUsage
+		return badUsage(stderr, "cturi mail", err)
 	}
 	in := stdin
 	if fs.NArg() == 1 && fs.Arg(0) != "-" {

@@ -61,16 +61,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			usage(stdout, fs)
 			return exitOK
 		}
-		fmt.Fprintln(stderr, "Run 'cturi -h' for usage.")
-		return exitUsage
+		return badUsage(stderr, "cturi", nil)
 	}
 	m, err := newMapper(*to, *strict, *lenient)
 	if err == nil && *mail {
 		err = errors.New("-mail must be the first argument")
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "cturi: %v\nRun 'cturi -h' for usage.\n", err)
-		return exitUsage
+		return badUsage(stderr, "cturi", err)
 	}
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	// Messages are buffered too, unless both streams go to one file (2>&1,
@@ -222,6 +220,17 @@ func sameWriter(a, b io.Writer) (same bool) {
 		}
 	}()
 	return a == b
+}
+
+// badUsage tells stderr what is wrong with the command line of cmd
+// ("cturi" or "cturi mail"), if err says more than the flag package has
+// already written, and where the usage is, and returns exitUsage.
+func badUsage(stderr io.Writer, cmd string, err error) int {
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
+	}
+	fmt.Fprintf(stderr, "Run '%s -h' for usage.\n", cmd)
+	return exitUsage
 }
 
 func usage(w io.Writer, fs *flag.FlagSet) {

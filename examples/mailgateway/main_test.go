@@ -129,6 +129,13 @@ func startGateway(t *testing.T, args ...string) (cmd *exec.Cmd, addr, try string
 	return cmd, addr, try, stdout, logs
 }
 
+// waitLogged waits for the gateway to log want: its log reaches the test
+// through a pipe.
+func waitLogged(t *testing.T, logs *servertest.SyncBuffer, want string) {
+	t.Helper()
+	assert.Eventually(t, func() bool { return strings.Contains(logs.String(), want) }, 10*time.Second, 10*time.Millisecond, "%q not in %s", want, logs)
+}
+
 func send(t *testing.T, addr string) error {
 	t.Helper()
 	c, err := smtp.Dial(addr)
@@ -259,8 +266,7 @@ func TestInterruptFinishesMessage(t *testing.T) {
 		"mailgateway: stopping: no new sessions; waiting up to 10s for the messages under way",
 		`message from a@example.com: delivered to ["b@example.net"]; Content-Type fields rewritten: `,
 	} {
-		// The log reaches the test through a pipe.
-		assert.Eventually(t, func() bool { return strings.Contains(logs.String(), want) }, 10*time.Second, 10*time.Millisecond, "%q not in %s", want, logs)
+		waitLogged(t, logs, want)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.eml"))
 	require.Len(t, files, 1)
@@ -297,7 +303,7 @@ func TestInterruptCutsOffAfterGrace(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, state.ExitCode())
 	const want = "mailgateway: sessions still open after -grace 300ms, cut off"
-	assert.Eventually(t, func() bool { return strings.Contains(logs.String(), want) }, 10*time.Second, 10*time.Millisecond, "%s", logs)
+	waitLogged(t, logs, want)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.eml"))
 	assert.Empty(t, files)
 }
@@ -323,7 +329,7 @@ func TestMappingFlags(t *testing.T) {
 			require.NoError(t, err)
 			defer c.Close()
 			require.NoError(t, c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(field+"\r\nx\r\n")))
-			assert.Eventually(t, func() bool { return strings.Contains(logs.String(), "delivered to") }, 10*time.Second, 10*time.Millisecond)
+			waitLogged(t, logs, "delivered to")
 			assert.Equal(t, !tt.rewritten, strings.Contains(stdout.String(), field), "%s", stdout)
 			assert.Equal(t, !tt.rewritten, strings.Contains(logs.String(), "refused by NoControlled"), "%s", logs)
 		})
