@@ -36,7 +36,7 @@ const mailCorpusDir = "../mailhdr/testdata/corpus"
 var goMessageReadable = map[string]bool{
 	"simple.eml": true, "simple-lf.eml": true, "rfc822.eml": true,
 	"global.eml": true, "encoded-message.eml": true, "digest.eml": true,
-	"prefix-boundary.eml": true, "long.eml": true,
+	"prefix-boundary.eml": true, "long.eml": true, "signed.eml": true,
 }
 
 func mailCorpus(t testing.TB) map[string][]byte {

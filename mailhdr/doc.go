@@ -4,7 +4,7 @@
 // every other octet of the message as it was.
 //
 // It reads messages as RFC 5322 (with RFC 6532's UTF-8), RFC 2045 and
-// RFC 2046 define them: header fields, folded or not, then a body; a
+// RFC 2046 define them, and RFC 1847's multipart/signed: header fields, folded or not, then a body; a
 // multipart body split by delimiter lines (RFC 2046 §5.1.1), parts
 // defaulting to message/rfc822 in a multipart/digest (§5.1.5); a
 // message/rfc822 or message/global (RFC 6532 §3.5) body holding a
@@ -45,6 +45,21 @@
 // boundary=----=_Part_0 or a comment after a value: go-message reads no
 // parts there, where this package reads the field by the RFC grammar
 // (leniently, see Options.StrictParsing).
+//
+// # Signed parts
+//
+// The first part of a multipart/signed (RFC 1847 §2.1) is what its
+// signature covers, header included, octet for octet after line-ending
+// canonicalisation: PGP/MIME (RFC 3156) and S/MIME (RFC 8551) sign it so.
+// Rewriting a Content-Type in it would make the signature fail, so that
+// part, with every part nested in it, is copied unexamined and reported
+// (KindSigned), whatever the target; a round trip to URI labels and back
+// leaves it, and its signature, as they were. The multipart/signed's own
+// field and its signature part are outside the signature and are
+// rewritten. Options.RewriteSigned rewrites the signed part too. DKIM
+// signatures (RFC 6376) usually cover the message's own Content-Type
+// field (their h= tag): a gateway should rewrite before a message is
+// DKIM-signed, or after its signature has been checked.
 //
 // The scanner is the package's own: go-message, which users of this
 // package hold messages in, reads for a consumer and re-encodes what it

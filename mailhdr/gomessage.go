@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	message "github.com/emersion/go-message"
@@ -65,6 +66,23 @@ func Label(h *textproto.Header) (string, error) {
 	}
 	label, _, _ := readLabel(nil, raw[colon+1:])
 	return label, nil
+}
+
+// signedDetail is the Detail of a KindSigned problem.
+const signedDetail = "the part a multipart/signed signs, header included; passed through unexamined"
+
+// hasPathPrefix reports whether path starts with prefix.
+func hasPathPrefix(path, prefix []int) bool {
+	return len(path) >= len(prefix) && slices.Equal(path[:len(prefix)], prefix)
+}
+
+// onePlus returns go-message's 0-based part indices as a Path.
+func onePlus(path []int) Path {
+	p := make(Path, len(path))
+	for i, n := range path {
+		p[i] = n + 1
+	}
+	return p
 }
 
 // rewriteHeader is RewriteHeader for a checked opts (RewriteHeader and
@@ -129,6 +147,9 @@ func rewriteHeader(h *textproto.Header, opts *Options) (int, []*Problem, error) 
 // parsed when it read the entity, and not into message/rfc822 parts. So
 // Walk suits Content-Types to URI labels; to read a message labelled with
 // URIs, pass it through NewReader with ToContentType before message.Read.
+// The part a multipart/signed signs, and the parts in it, fn gets as
+// go-message read them, not rewritten (KindSigned, unless
+// opts.RewriteSigned), and they are not counted in Report.Entities.
 //
 // The Report lists the fields not rewritten, with go-message's 0-based
 // part indices turned into Path's 1-based numbers. The error is the one
@@ -145,7 +166,25 @@ func Walk(e *message.Entity, opts Options, fn message.WalkFunc) (Report, error) 
 	}
 	var rep Report
 	log := reportBuilder{rep: &rep, lim: opts.limits()}
+	// go-message walks depth first, parents before children: the first
+	// part of a multipart/signed comes right after it, and the parts that
+	// part holds come right after it in turn, until one that is not theirs.
+	var signer, signed []int // the paths of a multipart/signed and of its signed part
+	var afterSigner, inSigned bool
 	err := e.Walk(func(path []int, part *message.Entity, err error) error {
+		if inSigned && hasPathPrefix(path, signed) {
+			return fn(path, part, err)
+		}
+		inSigned = false
+		if afterSigner && len(path) == len(signer)+1 && path[len(signer)] == 0 && hasPathPrefix(path, signer) {
+			afterSigner, inSigned, signed = false, true, path // go-message passes a copy
+			log.add(Problem{Path: onePlus(path), Kind: KindSigned, Offset: -1, Detail: signedDetail})
+			return fn(path, part, err)
+		}
+		// The media type as go-message read it when it made part, before
+		// the rewrite.
+		mt, _, _ := part.Header.ContentType()
+		afterSigner, signer = mt == "multipart/signed" && !opts.RewriteSigned, path
 		rep.Entities++
 		n, problems, herr := rewriteHeader(&part.Header.Header, &opts)
 		if herr != nil {
@@ -153,10 +192,7 @@ func Walk(e *message.Entity, opts Options, fn message.WalkFunc) (Report, error) 
 		}
 		rep.Rewritten += n
 		for _, p := range problems {
-			p.Path = make(Path, len(path))
-			for i, n := range path {
-				p.Path[i] = n + 1
-			}
+			p.Path = onePlus(path)
 			log.add(*p)
 		}
 		return fn(path, part, err)

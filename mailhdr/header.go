@@ -220,7 +220,7 @@ func (s *scanner) endHeader() {
 		if !s.mayDescend() {
 			return
 		}
-		s.st.pushMultipart(ct.boundary, ct.mediaType == "multipart/digest", len(s.path))
+		s.st.pushMultipart(ct.boundary, ct.mediaType, len(s.path))
 	case ct.encapsulates():
 		// RFC 2046 §5.2.1, RFC 6532 §3.5: only identity encodings can be
 		// read as they stand; an encoded message passes through.

@@ -94,6 +94,12 @@ type Options struct {
 	// NoControlled refuses the controlled mapping (mapping.NoControlled),
 	// for messages from untrusted senders.
 	NoControlled bool
+	// RewriteSigned rewrites the first part of a multipart/signed too,
+	// which is otherwise passed through unexamined (KindSigned), since
+	// its signature covers its header: a message rewritten so no longer
+	// verifies. It is for messages whose labels matter more than their
+	// signatures.
+	RewriteSigned bool
 
 	// MaxHeaderBytes bounds one header block (the fields of the message or
 	// of one part), its ending empty line included. Past it, the rest of

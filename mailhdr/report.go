@@ -81,6 +81,14 @@ const (
 	// notifications return it; message/global-headers, RFC 6533). The
 	// body is passed through unexamined.
 	KindOpaqueMessage
+	// KindSigned: the first part of a multipart/signed, which its
+	// signature covers header and all (RFC 1847 §2.1; PGP/MIME, RFC 3156,
+	// and S/MIME, RFC 8551, sign it so): rewriting a single octet of it
+	// would make the signature fail to verify, so the part, with every
+	// part nested in it, is passed through unexamined, unless
+	// Options.RewriteSigned. The signature part after it is rewritten as
+	// any other part.
+	KindSigned
 )
 
 var kindNames = [...]string{
@@ -96,6 +104,7 @@ var kindNames = [...]string{
 	KindTooDeep:          "too-deep",
 	KindStructureChange:  "structure-change",
 	KindOpaqueMessage:    "opaque-message",
+	KindSigned:           "signed",
 }
 
 // String returns the kind's name, e.g. "missing-delimiter".
@@ -121,6 +130,7 @@ var (
 	ErrTooDeep          = errors.New("mailhdr: too-deep")
 	ErrStructureChange  = errors.New("mailhdr: structure-change")
 	ErrOpaqueMessage    = errors.New("mailhdr: opaque-message")
+	ErrSigned           = errors.New("mailhdr: signed")
 )
 
 var sentinels = [...]error{
@@ -136,6 +146,7 @@ var sentinels = [...]error{
 	KindTooDeep:          ErrTooDeep,
 	KindStructureChange:  ErrStructureChange,
 	KindOpaqueMessage:    ErrOpaqueMessage,
+	KindSigned:           ErrSigned,
 }
 
 // Path locates an entity in a message. Each element is either the 1-based
@@ -212,8 +223,10 @@ func (p Problem) Unwrap() []error {
 
 // Report says what a rewrite did.
 type Report struct {
-	// Entities counts the header blocks read: the message, its parts and
-	// the messages encapsulated in it, at any depth.
+	// Entities counts the header blocks examined: the message, its parts
+	// and the messages encapsulated in it, at any depth. Those passed
+	// through unexamined, such as a signed part's (KindSigned), are not
+	// counted.
 	Entities int
 	// Rewritten counts the Content-Type fields rewritten.
 	Rewritten int

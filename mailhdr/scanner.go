@@ -71,16 +71,19 @@ type scanner struct {
 	field       []byte // the held field
 	scratch     []byte // output of the held field
 	err         error  // sticky write error
+
+	rewriteSigned bool // Options.RewriteSigned: examine signed parts too
 }
 
 func newScanner(src io.Reader, out io.Writer, o *Options) *scanner {
 	s := &scanner{
-		src:         stickyErr{r: src},
-		out:         out,
-		fr:          newFieldRewriter(o),
-		lim:         o.limits(),
-		atLineStart: true,
-		nl:          "\r\n",
+		src:           stickyErr{r: src},
+		out:           out,
+		fr:            newFieldRewriter(o),
+		lim:           o.limits(),
+		rewriteSigned: o.RewriteSigned,
+		atLineStart:   true,
+		nl:            "\r\n",
 	}
 	s.br = bufio.NewReaderSize(&s.src, readBufSize)
 	s.log = reportBuilder{rep: &s.rep, lim: s.lim}
@@ -319,6 +322,13 @@ func (s *scanner) applyDelimiter(d delimiter, n int, nl string) {
 	}
 	lv.parts++
 	s.path = append(s.path, lv.parts)
+	if lv.signed && lv.parts == 1 && !s.rewriteSigned {
+		// RFC 1847 §2.1: the signature covers this part as it stands,
+		// header included; its own delimiters are left to be body text.
+		s.problem(KindSigned, s.path, s.off, signedDetail, nil)
+		s.state = inBody
+		return
+	}
 	s.startHeader()
 }
 

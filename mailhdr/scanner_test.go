@@ -49,6 +49,7 @@ var corpusCases = []struct {
 	{"malformed-junk.eml", 2, 2, []problemAt{{"1", KindBadDelimiter}}},
 	{"malformed-ct.eml", 0, 1, []problemAt{{"top", KindMapping}}},
 	{"malformed-noboundary.eml", 1, 1, []problemAt{{"top", KindNoBoundary}}},
+	{"signed.eml", 4, 4, []problemAt{{"2.1", KindSigned}}},
 }
 
 func readCorpus(t testing.TB, name string) []byte {

@@ -8,6 +8,7 @@ import "strings"
 type level struct {
 	multipart bool
 	digest    bool   // multipart/digest: parts default to message/rfc822
+	signed    bool   // multipart/signed: its signature covers part 1
 	boundary  string // multipart only, as declared
 	// prevSame is the index+1 of the next open multipart further out with
 	// the same boundary key, 0 if none: a chain through the stack, so that
@@ -45,7 +46,8 @@ func boundaryKey(boundary string) string {
 
 func (s *stack) depth() int { return len(s.levels) }
 
-func (s *stack) pushMultipart(boundary string, digest bool, pathLen int) {
+// pushMultipart opens a multipart of the lower-case media type mediaType.
+func (s *stack) pushMultipart(boundary, mediaType string, pathLen int) {
 	if s.open == nil {
 		s.open = make(map[string]int)
 	}
@@ -53,7 +55,8 @@ func (s *stack) pushMultipart(boundary string, digest bool, pathLen int) {
 	key := boundaryKey(boundary)
 	s.levels = append(s.levels, level{
 		multipart:      true,
-		digest:         digest,
+		digest:         mediaType == "multipart/digest",
+		signed:         mediaType == "multipart/signed",
 		boundary:       boundary,
 		prevSame:       s.open[key],
 		innerMultipart: idx,

@@ -21,6 +21,7 @@ func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	strictURI := fs.Bool("strict-uri", false, "write query-value delimiters as %22 (strict RFC 3986 URIs)")
 	strictParsing := fs.Bool("strict-parsing", false, "refuse the unquoted parameter values mail software writes")
 	noControlled := fs.Bool("no-controlled", false, "refuse the controlled mapping (URI-body, MIME-type) for untrusted mail")
+	rewriteSigned := fs.Bool("rewrite-signed", false, "rewrite the part a multipart/signed signs too, breaking its signature")
 	// The limits default to mailhdr's; 0 also means the default and a
 	// negative value no limit, as in mailhdr.Options.
 	maxHeader := fs.Int("max-header-bytes", mailhdr.DefaultMaxHeaderBytes, "bound one header block (`N` octets; 0: the default; negative: no limit)")
@@ -59,6 +60,7 @@ func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	opts := mailhdr.Options{
 		To: target, StrictURI: *strictURI, StrictParsing: *strictParsing, NoControlled: *noControlled,
+		RewriteSigned:  *rewriteSigned,
 		MaxHeaderBytes: *maxHeader, MaxFieldBytes: *maxField, MaxDepth: *maxDepth,
 	}
 	rep, err := mailhdr.Rewrite(stdout, in, opts)
@@ -80,7 +82,7 @@ func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func mailUsage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprint(w, `Usage: cturi mail [-to uri|ct|canonical] [-strict-uri] [-strict-parsing] [-no-controlled]
-                  [-max-header-bytes N] [-max-field-bytes N] [-max-depth N] [FILE]
+                  [-rewrite-signed] [-max-header-bytes N] [-max-field-bytes N] [-max-depth N] [FILE]
 
 Reads one MIME message from FILE (standard input when FILE is absent or
 "-") and writes it to standard output with every Content-Type field, of
@@ -90,7 +92,9 @@ canonical Content-Type (-to canonical). Every other byte is copied
 unchanged. Each problem is listed on standard error, one line each, with
 its byte offset, part path and kind: a field not rewritten, a part passed
 through unexamined, or a malformed structure (a multipart without its
-close delimiter, a bad delimiter line).
+close delimiter, a bad delimiter line). The part a multipart/signed signs
+(PGP/MIME, S/MIME) is one passed through: its signature covers its
+header, so rewriting it would break the signature (-rewrite-signed does).
 
 Exit status: 0 if no problem was listed, 1 if one was (the message is
 still written in full; a malformed structure counts, even with every

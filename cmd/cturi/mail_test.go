@@ -35,6 +35,8 @@ func TestMailCommand(t *testing.T) {
 	}
 	many.WriteString("--b--\r\n")
 	const controlled = "Content-Type: application/xml; URI-body=\"http://x.test/a\"\r\n\r\nx"
+	const signed = "Content-Type: multipart/signed; protocol=\"a/b\"; boundary=s\r\n\r\n--s\r\nContent-Type: text/plain\r\n\r\nx\r\n--s\r\nContent-Type: a/b\r\n\r\ny\r\n--s--\r\n"
+	signedURI := strings.NewReplacer("multipart/signed; protocol=\"a/b\"; boundary=s", `ContentType:multipart/signed?protocol="a%2Fb"&boundary="s"`, "Content-Type: a/b", "Content-Type: ContentType:a/b").Replace(signed)
 
 	cases := []struct {
 		name   string
@@ -57,6 +59,8 @@ func TestMailCommand(t *testing.T) {
 		{"-strict-uri", msg, []string{"-strict-uri"}, 0, strings.Replace(uri, `"us-ascii"`, "%22us-ascii%22", 1), ""},
 		{"the controlled mapping", controlled, nil, 0, "Content-Type: http://x.test/a?MIME-type=\"application/xml\"\r\n\r\nx", ""},
 		{"-no-controlled refuses it", controlled, []string{"-no-controlled"}, 1, controlled, "cturi mail: offset 0: mailhdr: top: mapping"},
+		{"a signed part is passed through", signed, nil, 1, signedURI, "cturi mail: offset 67: mailhdr: 1: signed: "},
+		{"-rewrite-signed rewrites it", signed, []string{"-rewrite-signed"}, 0, strings.Replace(signedURI, "Content-Type: text/plain", "Content-Type: ContentType:text/plain", 1), ""},
 		{"problems past the report's limit are counted", many.String(), nil, 1, strings.Replace(many.String(), "multipart/mixed; boundary=b", `ContentType:multipart/mixed?boundary="b"`, 1), "cturi mail: 1 more not listed\n"},
 		{"bad direction", msg, []string{"-to", "auto"}, 2, "", `cturi mail: -to must be uri, ct or canonical, not "auto"`},
 		{"two files", msg, []string{file, file}, 2, "", "at most one FILE"},

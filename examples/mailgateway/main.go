@@ -93,6 +93,7 @@ func main() {
 	strictURI := flag.Bool("strict-uri", false, "write query-value delimiters as %22 (strict RFC 3986 URIs)")
 	strictParsing := flag.Bool("strict-parsing", false, "refuse the unquoted parameter values mail software writes")
 	noControlled := flag.Bool("no-controlled", false, "refuse the controlled mapping (URI-body, MIME-type), for untrusted mail")
+	rewriteSigned := flag.Bool("rewrite-signed", false, "rewrite the part a multipart/signed signs too, breaking its signature")
 	// Each hop names itself in its Received field ("by NAME") and its
 	// greeting: two gateways in a row must not both be localhost.
 	hostname := flag.String("hostname", "localhost", "the name the gateway gives itself in its greeting and Received fields (a domain name)")
@@ -125,7 +126,10 @@ func main() {
 		usageError(fmt.Sprintf("unexpected argument %q", flag.Arg(0)))
 	}
 	be := &relay.Backend{
-		Options: mailhdr.Options{To: target, StrictURI: *strictURI, StrictParsing: *strictParsing, NoControlled: *noControlled},
+		Options: mailhdr.Options{
+			To: target, StrictURI: *strictURI, StrictParsing: *strictParsing,
+			NoControlled: *noControlled, RewriteSigned: *rewriteSigned,
+		},
 		Logf:    log.Printf,
 		MaxHops: *maxHops,
 	}

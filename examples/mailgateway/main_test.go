@@ -308,30 +308,38 @@ func TestInterruptCutsOffAfterGrace(t *testing.T) {
 	assert.Empty(t, files)
 }
 
-// TestMappingFlags: the mapping options cturi mail has reach the rewrite:
-// with -no-controlled, a Content-Type using the controlled mapping
-// (URI-body) is not rewritten, and the log says why.
+// TestMappingFlags: the options cturi mail has reach the rewrite: with
+// -no-controlled, a Content-Type using the controlled mapping (URI-body)
+// is not rewritten, and the log says why; the part a multipart/signed
+// signs is not rewritten, unless -rewrite-signed.
 func TestMappingFlags(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the command")
 	}
-	const field = "Content-Type: application/xml; URI-body=\"http://example.com/ns\"\r\n"
+	const controlled = "Content-Type: application/xml; URI-body=\"http://example.com/ns\"\r\n"
+	const signed = "Content-Type: multipart/signed; protocol=\"a/b\"; boundary=s\r\n\r\n--s\r\n" +
+		"Content-Type: text/plain\r\n\r\nx\r\n--s\r\nContent-Type: a/b\r\n\r\ny\r\n--s--\r\n"
+	const signedField = "--s\r\nContent-Type: text/plain\r\n"
 	for _, tt := range []struct {
 		args      []string
+		msg, kept string // kept: a field not rewritten
 		rewritten bool
+		logged    string // in the log if the field is not rewritten
 	}{
-		{nil, true},
-		{[]string{"-no-controlled"}, false},
+		{nil, controlled + "\r\nx\r\n", controlled, true, "refused by NoControlled"},
+		{[]string{"-no-controlled"}, controlled + "\r\nx\r\n", controlled, false, "refused by NoControlled"},
+		{nil, signed, signedField, false, "1: signed: the part a multipart/signed signs"},
+		{[]string{"-rewrite-signed"}, signed, signedField, true, "1: signed: the part a multipart/signed signs"},
 	} {
 		t.Run(strings.Join(append([]string{"flags"}, tt.args...), " "), func(t *testing.T) {
 			_, addr, _, stdout, logs := startGateway(t, tt.args...)
 			c, err := smtp.Dial(addr)
 			require.NoError(t, err)
 			defer c.Close()
-			require.NoError(t, c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(field+"\r\nx\r\n")))
+			require.NoError(t, c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(tt.msg)))
 			waitLogged(t, logs, "delivered to")
-			assert.Equal(t, !tt.rewritten, strings.Contains(stdout.String(), field), "%s", stdout)
-			assert.Equal(t, !tt.rewritten, strings.Contains(logs.String(), "refused by NoControlled"), "%s", logs)
+			assert.Equal(t, !tt.rewritten, strings.Contains(stdout.String(), tt.kept), "%s", stdout)
+			assert.Equal(t, !tt.rewritten, strings.Contains(logs.String(), tt.logged), "%s", logs)
 		})
 	}
 }

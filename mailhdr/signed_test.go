@@ -1,0 +1,131 @@
+package mailhdr
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	message "github.com/emersion/go-message"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// signedPart returns the octets between the first two delimiter lines of
+// boundary in msg: the part a multipart/signed of that boundary signs,
+// found by searching the octets, independently of the scanner.
+func signedPart(t *testing.T, msg []byte, boundary string) []byte {
+	t.Helper()
+	delim := []byte("\n--" + boundary + "\r\n")
+	i := bytes.Index(msg, delim)
+	require.GreaterOrEqual(t, i, 0, "no delimiter --%s", boundary)
+	rest := msg[i+len(delim):]
+	j := bytes.Index(rest, []byte("\r\n--"+boundary+"\r\n"))
+	require.GreaterOrEqual(t, j, 0, "no second delimiter --%s", boundary)
+	return rest[:j]
+}
+
+// TestSignedPartKept: the part a multipart/signed signs (RFC 1847 §2.1)
+// comes out octet for octet, header and nested parts included, whatever
+// the target, and is reported once; the parts around it, the
+// multipart/signed's own field and its signature part are rewritten.
+func TestSignedPartKept(t *testing.T) {
+	in := readCorpus(t, "signed.eml")
+	signed := signedPart(t, in, "sig")
+	require.Contains(t, string(signed), "Content-Type: multipart/mixed; boundary=\"inner\"")
+
+	uri, rep := rewriteBytes(t, in, Options{})
+	assert.Equal(t, string(signed), string(signedPart(t, uri, "sig")))
+	assert.Equal(t, []problemAt{{"2.1", KindSigned}}, problemsOf(rep))
+	assert.ErrorIs(t, rep.Err(), ErrSigned)
+	assert.Contains(t, string(uri), "Content-Type: ContentType:multipart/signed?")
+	assert.Contains(t, string(uri), "Content-Type: ContentType:application/pgp-signature?name=\"signature.asc\"")
+	assert.Equal(t, 4, rep.Rewritten)
+	assert.Equal(t, 4, rep.Entities, "the signed part's three header blocks are not examined")
+
+	// Back to Content-Types, and canonical: the signed part is still the
+	// original's, so the signature verifies after a round trip.
+	for _, to := range []Target{ToContentType, Canonical} {
+		back, rep := rewriteBytes(t, uri, Options{To: to})
+		assert.Equal(t, string(signed), string(signedPart(t, back, "sig")), to)
+		assert.Equal(t, []problemAt{{"2.1", KindSigned}}, problemsOf(rep), to)
+		assert.Equal(t, 4, rep.Rewritten, to)
+	}
+}
+
+// TestRewriteSigned: with Options.RewriteSigned the signed part is
+// examined as any other, and its fields rewritten.
+func TestRewriteSigned(t *testing.T) {
+	in := readCorpus(t, "signed.eml")
+	out, rep := rewriteBytes(t, in, Options{RewriteSigned: true})
+	assert.True(t, rep.OK(), "%v", rep.Err())
+	assert.Equal(t, 7, rep.Rewritten)
+	assert.Equal(t, 7, rep.Entities)
+	assert.Contains(t, string(signedPart(t, out, "sig")), "Content-Type: ContentType:multipart/mixed?boundary=\"inner\"")
+}
+
+// TestSignedStructures: where the signed part is, and what it holds.
+func TestSignedStructures(t *testing.T) {
+	const sig = "--s\r\nContent-Type: application/pkcs7-signature; name=smime.p7s\r\n\r\nMIAGCSqGSIb3DQEHAqCAMIACAQExDzANBglghkgBZQMEAgEFADCABgkqhkiG9w0BBwE=\r\n--s--\r\n"
+	signedTop := func(part string) string {
+		return "Content-Type: multipart/signed; protocol=\"application/pkcs7-signature\"; micalg=sha-256; boundary=s\r\n\r\n--s\r\n" + part + "\r\n" + sig
+	}
+	cases := []struct {
+		name      string
+		msg       string
+		rewritten int
+		problems  []problemAt
+	}{
+		{"S/MIME, a single signed part", signedTop("Content-Type: text/plain; charset=us-ascii\r\n\r\nhi\r\n"), 2, []problemAt{{"1", KindSigned}}},
+		{"a Content-Type that does not parse is not examined", signedTop("Content-Type: text/plain; ;=\r\n\r\nhi\r\n"), 2, []problemAt{{"1", KindSigned}}},
+		{"a signed part with no header", signedTop("\r\nhi\r\n"), 2, []problemAt{{"1", KindSigned}}},
+		{"a multipart/signed inside a signed part is not examined", signedTop("Content-Type: multipart/signed; protocol=\"a/b\"; boundary=t\r\n\r\n--t\r\nContent-Type: text/plain\r\n\r\nx\r\n--t\r\nContent-Type: a/b\r\n\r\ny\r\n--t--\r\n"), 2, []problemAt{{"1", KindSigned}}},
+		{"in a message/rfc822 part", "Content-Type: message/rfc822\r\n\r\n" + signedTop("Content-Type: text/plain\r\n\r\nhi\r\n"), 3, []problemAt{{"msg.1", KindSigned}}},
+		{"the type's case does not matter", strings.Replace(signedTop("Content-Type: text/plain\r\n\r\nhi\r\n"), "multipart/signed", "Multipart/SIGNED", 1), 2, []problemAt{{"1", KindSigned}}},
+		{"multipart/encrypted is rewritten", strings.Replace(signedTop("Content-Type: application/pgp-encrypted\r\n\r\nVersion: 1\r\n"), "multipart/signed", "multipart/encrypted", 1), 3, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := []byte(tc.msg)
+			out, rep := rewriteBytes(t, in, Options{})
+			assert.Equal(t, tc.problems, problemsOf(rep))
+			assert.Equal(t, tc.rewritten, rep.Rewritten)
+			if tc.problems != nil {
+				assert.Equal(t, string(signedPart(t, in, "s")), string(signedPart(t, out, "s")))
+			}
+			// The signed part is found again in the URI-labelled output.
+			_, rep = rewriteBytes(t, out, Options{To: ToContentType})
+			assert.Equal(t, tc.problems, problemsOf(rep))
+			assert.Equal(t, tc.rewritten, rep.Rewritten)
+		})
+	}
+}
+
+// TestWalkSigned: Walk leaves the signed part's headers, and those of
+// the parts in it, as go-message read them, and reports the part once.
+func TestWalkSigned(t *testing.T) {
+	for _, tc := range []struct {
+		opts                Options
+		rewritten, entities int
+		problems            []problemAt
+	}{
+		{Options{}, 4, 4, []problemAt{{"2.1", KindSigned}}},
+		{Options{RewriteSigned: true}, 7, 7, nil},
+	} {
+		e, err := message.Read(bytes.NewReader(readCorpus(t, "signed.eml")))
+		require.NoError(t, err)
+		var labels []string
+		rep, err := Walk(e, tc.opts, func(path []int, part *message.Entity, err error) error {
+			labels = append(labels, part.Header.Get("Content-Type"))
+			return err
+		})
+		require.NoError(t, err)
+		assert.Equal(t, tc.problems, problemsOf(rep))
+		assert.Equal(t, tc.rewritten, rep.Rewritten)
+		assert.Equal(t, tc.entities, rep.Entities)
+		require.Len(t, labels, 7)
+		for i, l := range labels {
+			signedPart := i >= 3 && i <= 5
+			assert.Equal(t, signedPart && !tc.opts.RewriteSigned, !strings.HasPrefix(l, "ContentType:"), "part %d: %s", i, l)
+		}
+	}
+}
