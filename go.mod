@@ -7,7 +7,7 @@ require (
 	github.com/emersion/go-smtp v0.25.1
 	github.com/gorilla/handlers v1.5.2
 	github.com/stretchr/testify v1.12.1
-	golang.org/x/text v0.43.0
+	golang.org/x/text v0.44.0
 )
 
 require (
