@@ -348,6 +348,11 @@ func SMTPDeliver(addr string) Deliver {
 // local@domain with a dot-atom local part of ASCII and a domain name or
 // address literal (which a Backend refuses at MAIL FROM) is an error, and
 // no file is written.
+//
+// The message is on disk before DirDeliver returns, and so before the
+// sender is told 250: the file is synced before it is renamed, and the
+// folder after, since a server that has accepted a message must not lose
+// it if the host then crashes (RFC 5321 §6.1).
 func DirDeliver(dir string) Deliver {
 	var n atomic.Uint64
 	return func(from string, _ []string, msg io.Reader) error {
@@ -363,15 +368,39 @@ func DirDeliver(dir string) Deliver {
 		if err == nil {
 			_, err = io.Copy(tmp, msg)
 		}
+		if err == nil {
+			err = syncFile(tmp)
+		}
 		err = errors.Join(err, tmp.Close())
 		if err == nil {
 			err = os.Rename(tmp.Name(), filepath.Join(dir, name))
 		}
 		if err != nil {
 			os.Remove(tmp.Name())
+			return err
 		}
+		if err := syncDir(dir); err != nil {
+			// The file is complete under its name, but may not survive a
+			// crash: the sender is told to try again, and may deliver it
+			// twice rather than never.
+			return err
+		}
+		return nil
+	}
+}
+
+// syncFile flushes f to stable storage; tests replace it to watch when
+// it is called.
+var syncFile = (*os.File).Sync
+
+// syncDir flushes the folder dir, and so the names in it, to stable
+// storage.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
 		return err
 	}
+	return errors.Join(syncFile(d), d.Close())
 }
 
 // WriterDeliver returns a Deliver that writes each message to w, after

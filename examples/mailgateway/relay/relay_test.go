@@ -36,6 +36,45 @@ func TestDirDeliver(t *testing.T) {
 	assert.Empty(t, left)
 }
 
+// TestDirDeliverSyncs: the file is synced before it takes its name, and
+// the folder after (RFC 5321 §6.1: an accepted message must survive a
+// crash); a failed sync fails the delivery, so that the sender tries again.
+func TestDirDeliverSyncs(t *testing.T) {
+	for _, failAt := range []int{0, 1, 2} { // 0: no failure
+		t.Run(fmt.Sprintf("failing sync %d", failAt), func(t *testing.T) {
+			dir := t.TempDir()
+			var synced []string
+			orig := syncFile
+			t.Cleanup(func() { syncFile = orig })
+			syncFile = func(f *os.File) error {
+				named, _ := filepath.Glob(filepath.Join(dir, "*.eml"))
+				synced = append(synced, fmt.Sprintf("%s (%d .eml)", filepath.Base(f.Name()), len(named)))
+				if len(synced) == failAt {
+					return errors.New("sync failed")
+				}
+				return orig(f)
+			}
+			err := DirDeliver(dir)("a@example.com", []string{"b@example.net"}, strings.NewReader(msg))
+			named, _ := filepath.Glob(filepath.Join(dir, "*.eml"))
+			switch failAt {
+			case 0:
+				require.NoError(t, err)
+				require.Len(t, synced, 2)
+				assert.Regexp(t, `^\.incoming-\d+ \(0 \.eml\)$`, synced[0], "the file, before it is renamed")
+				assert.Equal(t, filepath.Base(dir)+" (1 .eml)", synced[1], "the folder, after")
+				assert.Len(t, named, 1)
+			case 1:
+				require.ErrorContains(t, err, "sync failed")
+				assert.Empty(t, named, "a file not synced is not delivered")
+			case 2:
+				require.ErrorContains(t, err, "sync failed")
+			}
+			left, _ := filepath.Glob(filepath.Join(dir, ".incoming-*"))
+			assert.Empty(t, left)
+		})
+	}
+}
+
 // TestDirDeliverReturnPath: a file in the folder starts with the envelope
 // sender in a Return-Path field (RFC 5321 §4.4), <> for the null sender of
 // a bounce; a sender that cannot be written there is an error, and no
