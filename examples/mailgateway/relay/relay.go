@@ -316,7 +316,11 @@ func (s *session) Logout() error { return nil }
 // server at addr (host:port), without TLS: a next hop on a trusted
 // network, or on 127.0.0.1. The message is delivered once the hop has
 // accepted it at the end of DATA; a QUIT that fails after that is not a
-// failure.
+// failure. The hop is met only then, with the recipients the client gave,
+// in one transaction: the first recipient it refuses fails the message,
+// with the hop's reply. (Passing each RCPT on as it comes would give the
+// client a reply for each, but turn a routing loop into a chain of open
+// connections before any Received field could be counted.)
 func SMTPDeliver(addr string) Deliver {
 	return func(from string, to []string, msg io.Reader) error {
 		c, err := smtp.Dial(addr)
