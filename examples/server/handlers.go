@@ -95,8 +95,9 @@ func serveMap(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, resp)
 }
 
-// maxBody bounds the request bodies POST /echo reads, and the form
-// bodies the middleware reads for it.
+// maxBody bounds every request body (http.MaxBytesHandler, outside the
+// whole chain: see newHandler), the body POST /echo reads and the form
+// bodies the middleware reads for it included.
 const maxBody = 1 << 20
 
 // echoResponse is what POST /echo answers.
@@ -120,7 +121,7 @@ func serveEcho(w http.ResponseWriter, r *http.Request) {
 	}
 	resp.Form = r.PostForm
 	h := sha256.New()
-	n, err := io.Copy(h, http.MaxBytesReader(w, r.Body, maxBody))
+	n, err := io.Copy(h, r.Body) // at most maxBody: see newHandler
 	if err != nil {
 		code := http.StatusBadRequest // a body that could not be read
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {

@@ -166,7 +166,13 @@ func newHandler(logw io.Writer) http.Handler {
 		MaxFormBytes: maxBody,
 		Mapping:      []mapping.Option{mapping.NoControlled},
 	})
-	return handlers.LoggingHandler(logw,
+	// The body limit goes outside everything, where the writer is
+	// net/http's own: an http.MaxBytesReader tells net/http to close the
+	// connection once a client sends more than the limit, through a
+	// method only that writer has (golang/go#73754). Set inside the
+	// wrappers, it leaves net/http to read up to 256 KiB more of a body
+	// the handler refused, to keep the connection.
+	return http.MaxBytesHandler(handlers.LoggingHandler(logw,
 		handlers.RecoveryHandler()(
-			rewrite(handlers.CompressHandler(mux))))
+			rewrite(handlers.CompressHandler(mux)))), maxBody)
 }

@@ -168,6 +168,27 @@ func TestEchoBodyErrors(t *testing.T) {
 	}
 }
 
+// A body over the limit is answered 413 on a connection net/http then
+// closes, rather than reading the rest of the body to keep it: the limit
+// is set where the writer is net/http's own (see newHandler). The body is
+// less than 256 KiB over, which net/http would otherwise read and discard.
+func TestBodyOverLimitClosesConnection(t *testing.T) {
+	base, stop := servertest.Start(t, runExample)
+	defer stop()
+	// The second body is a form, which the middleware reads.
+	for _, label := range []string{"application/octet-stream", "application/www-form-urlencoded"} {
+		t.Run(label, func(t *testing.T) {
+			body := strings.Repeat("a", maxBody+100<<10)
+			res, err := http.Post(base+"/echo", label, strings.NewReader(body))
+			require.NoError(t, err)
+			_, _ = io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			assert.Equal(t, http.StatusRequestEntityTooLarge, res.StatusCode)
+			assert.True(t, res.Close, "Connection: close")
+		})
+	}
+}
+
 // A client that sends a request's header and then holds back its body
 // does not hold the connection (and a goroutine) for ever: the read
 // deadline covers the body too, and POST /echo answers 400.
