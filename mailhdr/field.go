@@ -21,8 +21,11 @@ func newFieldRewriter(o *Options) *fieldRewriter {
 
 // ctInfo is what the scanner needs to know of a Content-Type.
 type ctInfo struct {
-	known       bool   // the value parsed (as a Content-Type or via its URI)
-	mediaType   string // lower-case type "/" subtype
+	known bool // the value parsed (as a Content-Type or via its URI)
+	// typ and sub are the type and subtype in lower case: substrings of
+	// the label where it has no upper case, so that most fields cost no
+	// allocation here.
+	typ, sub    string
 	boundary    string
 	hasBoundary bool
 }
@@ -153,8 +156,7 @@ func (fr *fieldRewriter) keepsStructure(before ctInfo, mapped string) bool {
 // does for every subtype but a uri. one (SPEC K2, K3; R1, R2 on the way
 // back).
 func staysSinglePart(c ctInfo) bool {
-	_, sub, _ := strings.Cut(c.mediaType, "/")
-	return c.known && !c.multipart() && !c.encapsulates() && !strings.HasPrefix(sub, "uri.")
+	return c.known && !c.multipart() && !c.encapsulates() && !strings.HasPrefix(c.sub, "uri.")
 }
 
 // structureOfOutput returns the structure a reader finds in mapped, the
@@ -197,7 +199,7 @@ func (c ctInfo) reading() bodyReading {
 	case !c.known:
 	case c.multipart():
 		if c.usableBoundary() {
-			return bodyReading{multipart: true, digest: c.mediaType == "multipart/digest", boundary: c.boundary}
+			return bodyReading{multipart: true, digest: c.sub == "digest", boundary: c.boundary}
 		}
 	case c.encapsulates():
 		return bodyReading{message: true}
@@ -205,7 +207,10 @@ func (c ctInfo) reading() bodyReading {
 	return bodyReading{}
 }
 
-func (c ctInfo) multipart() bool { return strings.HasPrefix(c.mediaType, "multipart/") }
+func (c ctInfo) multipart() bool { return c.typ == "multipart" }
+
+// is reports whether c is of type typ and subtype sub, both lower case.
+func (c ctInfo) is(typ, sub string) bool { return c.typ == typ && c.sub == sub }
 
 // usableBoundary reports whether a multipart's boundary can be used: it
 // is there, not empty, and short enough for its delimiter line.
@@ -216,7 +221,7 @@ func (c ctInfo) usableBoundary() bool {
 // encapsulates reports whether the body is a message (RFC 2046 §5.2.1,
 // RFC 6532 §3.5).
 func (c ctInfo) encapsulates() bool {
-	return c.mediaType == "message/rfc822" || c.mediaType == "message/global"
+	return c.is("message", "rfc822") || c.is("message", "global")
 }
 
 // structureOf parses a Content-Type for the scanner, leniently (mail's
@@ -232,7 +237,7 @@ func structureOf(ct string) (ctInfo, error) {
 			return ctInfo{}, err
 		}
 	}
-	info := ctInfo{known: true, mediaType: strings.ToLower(p.Type + "/" + p.Subtype)}
+	info := ctInfo{known: true, typ: strings.ToLower(p.Type), sub: strings.ToLower(p.Subtype)}
 	info.boundary, info.hasBoundary = boundaryOf(ct, p)
 	return info, nil
 }

@@ -92,7 +92,7 @@ func TestRewriteFieldStructure(t *testing.T) {
 		fr := newFieldRewriter(&Options{To: tc.to})
 		_, oc := fr.rewrite(nil, []byte(tc.raw), "\r\n")
 		require.True(t, oc.ct.known, tc.raw)
-		assert.Equal(t, tc.media, oc.ct.mediaType)
+		assert.Equal(t, tc.media, oc.ct.typ+"/"+oc.ct.sub)
 		assert.Equal(t, tc.boundary, oc.ct.boundary)
 	}
 }

@@ -205,7 +205,7 @@ func (s *scanner) endHeader() {
 	ct := s.h.ct
 	if !s.h.ctSeen {
 		if t := s.st.top(); t != nil && t.multipart && t.digest && len(s.path) == t.pathLen+1 {
-			ct = ctInfo{known: true, mediaType: "message/rfc822"} // RFC 2046 §5.1.5
+			ct = ctInfo{known: true, typ: "message", sub: "rfc822"} // RFC 2046 §5.1.5
 		}
 	}
 	if !ct.known {
@@ -220,7 +220,7 @@ func (s *scanner) endHeader() {
 		if !s.mayDescend() {
 			return
 		}
-		s.st.pushMultipart(ct.boundary, ct.mediaType, len(s.path))
+		s.st.pushMultipart(ct.boundary, ct.sub, len(s.path))
 	case ct.encapsulates():
 		// RFC 2046 §5.2.1, RFC 6532 §3.5: only identity encodings can be
 		// read as they stand; an encoded message passes through.
@@ -236,12 +236,12 @@ func (s *scanner) endHeader() {
 		s.st.pushMessage(len(s.path))
 		s.path = append(s.path, 0)
 		s.startHeader()
-	case ct.mediaType == "message/partial":
+	case ct.is("message", "partial"):
 		s.problem(KindOpaqueMessage, s.path, s.h.start, "message/partial, a fragment of a message; passed through unexamined", nil)
-	case ct.mediaType == "message/external-body":
+	case ct.is("message", "external-body"):
 		s.problem(KindOpaqueMessage, s.path, s.h.start, "message/external-body, whose body starts with the external body's header; passed through unexamined", nil)
-	case ct.mediaType == "text/rfc822-headers" || ct.mediaType == "message/global-headers":
-		s.problem(KindOpaqueMessage, s.path, s.h.start, ct.mediaType+", a message header without its body; passed through unexamined", nil)
+	case ct.is("text", "rfc822-headers") || ct.is("message", "global-headers"):
+		s.problem(KindOpaqueMessage, s.path, s.h.start, ct.typ+"/"+ct.sub+", a message header without its body; passed through unexamined", nil)
 	}
 }
 

@@ -46,8 +46,8 @@ func boundaryKey(boundary string) string {
 
 func (s *stack) depth() int { return len(s.levels) }
 
-// pushMultipart opens a multipart of the lower-case media type mediaType.
-func (s *stack) pushMultipart(boundary, mediaType string, pathLen int) {
+// pushMultipart opens a multipart of the lower-case subtype sub.
+func (s *stack) pushMultipart(boundary, sub string, pathLen int) {
 	if s.open == nil {
 		s.open = make(map[string]int)
 	}
@@ -55,8 +55,8 @@ func (s *stack) pushMultipart(boundary, mediaType string, pathLen int) {
 	key := boundaryKey(boundary)
 	s.levels = append(s.levels, level{
 		multipart:      true,
-		digest:         mediaType == "multipart/digest",
-		signed:         mediaType == "multipart/signed",
+		digest:         sub == "digest",
+		signed:         sub == "signed",
 		boundary:       boundary,
 		prevSame:       s.open[key],
 		innerMultipart: idx,

@@ -42,10 +42,10 @@ func TestBoundaryWithTrailingWhiteSpace(t *testing.T) {
 // white space (its key is a substring of it).
 func TestStackPushPopAllocations(t *testing.T) {
 	var s stack
-	s.pushMultipart("warm", "multipart/mixed", 0)
+	s.pushMultipart("warm", "mixed", 0)
 	for _, b := range []string{"----=_Part_0_1", "b \t"} {
 		assert.Zero(t, testing.AllocsPerRun(100, func() {
-			s.pushMultipart(b, "multipart/mixed", 0)
+			s.pushMultipart(b, "mixed", 0)
 			s.pop()
 		}), "%q", b)
 	}
