@@ -151,7 +151,9 @@ func run(ctx context.Context, addr string, target *url.URL, out, logw io.Writer)
 	base := "http://" + ln.Addr().String()
 	serve(ln, newProxy(target, logw))
 
-	fmt.Fprintf(out, "%s\n\nProxying to %s", base, target)
+	// Redacted: a -backend URL may hold a password, which the terminal
+	// and the logs it is copied into should not.
+	fmt.Fprintf(out, "%s\n\nProxying to %s", base, target.Redacted())
 	if demo {
 		fmt.Fprintf(out, ` (embedded demo backend, which speaks URI labels only).
 

@@ -345,6 +345,18 @@ func TestDemoBackendOnLoopback(t *testing.T) {
 	assert.Contains(t, out.String(), "Proxying to http://127.0.0.1:")
 }
 
+// A -backend URL's password is not printed.
+func TestBackendPasswordNotPrinted(t *testing.T) {
+	var out strings.Builder
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	target, err := url.Parse("http://user:s3cret@127.0.0.1:1/")
+	require.NoError(t, err)
+	_ = run(ctx, "127.0.0.1:0", target, &out, io.Discard)
+	assert.Contains(t, out.String(), "Proxying to http://user:xxxxx@127.0.0.1:1/.")
+	assert.NotContains(t, out.String(), "s3cret")
+}
+
 // Responses come from the backend, which the proxy trusts: a stored URI
 // label with a MIME-type item comes back through the controlled mapping
 // (requests, from clients, may not use it).
