@@ -57,7 +57,10 @@ func (t Treatment) String() string {
 // DecodeFirst, text is decoded from charset strictly: octets that are not
 // valid in it give a *Error of kind KindUndecodable whose Offset is the
 // first such octet (a U+FFFD in the result always comes from the charset's
-// own encoding of U+FFFD, never from an error). An unknown charset, or the
+// own encoding of U+FFFD, never from an error). A byte order mark is a
+// character like any other, neither read as one nor dropped: under the
+// utf-16 label (UTF-16LE, as WHATWG has it), FE FF 00 61 is U+FFFE U+6100,
+// and a leading EF BB BF in UTF-8 comes out as %EF%BB%BF. An unknown charset, or the
 // WHATWG "replacement" encoding, gives KindUnknownCharset with either
 // treatment; a how that is neither gives KindBadArgument.
 //
@@ -164,7 +167,7 @@ func needsTranscoding(s string) bool {
 func toUTF8(enc encoding.Encoding, s string) (string, int) {
 	out, err := enc.NewDecoder().String(s)
 	if err == nil && !strings.ContainsRune(out, utf8.RuneError) && utf8.ValidString(out) {
-		return out, -1
+		return fixGB18030(enc, out), -1
 	}
 	if bad := firstUndecodable(enc, s); bad >= 0 {
 		return "", bad
@@ -174,7 +177,22 @@ func toUTF8(enc encoding.Encoding, s string) (string, int) {
 		// passed on, and with no better offset the error is at the start.
 		return "", 0
 	}
-	return out, -1
+	return fixGB18030(enc, out), -1
+}
+
+// fixGB18030 corrects, in text x/text's GB18030 decoder wrote, the one
+// character it decodes otherwise than WHATWG: the four-byte sequence
+// 81 35 F4 37 (pointer 7457), which WHATWG's "index gb18030 ranges code
+// point" makes U+E7C7, as browsers encode that character, and x/text's
+// ranges make U+1E3F. Nothing else comes out of x/text's decoder as
+// U+1E3F (WHATWG's two-byte A8 BC, which is U+1E3F, it cannot decode;
+// TestGB18030Pointer7457 checks every two-byte code), so every U+1E3F it
+// writes stands for that sequence.
+func fixGB18030(enc encoding.Encoding, s string) string {
+	if enc != simplifiedchinese.GB18030 {
+		return s
+	}
+	return strings.ReplaceAll(s, "\u1E3F", "\uE7C7")
 }
 
 // firstUndecodable returns the offset of the first octet of s that enc

@@ -265,3 +265,40 @@ func TestMultiByteUndefinedCodes(t *testing.T) {
 		assert.ErrorIs(t, err, ErrUndecodable, "%s %q", tt.charset, tt.octets)
 	}
 }
+
+// TestGB18030Pointer7457: the four-byte GB18030 sequence 81 35 F4 37 is
+// U+E7C7, as WHATWG's "index gb18030 ranges code point" says (pointer
+// 7457) and browsers encode that character, not the U+1E3F x/text's
+// ranges give, whether the text is escaped (DecodeFirst) or form data
+// (DecodeLegacy, under each label decoded as gb18030). The correction
+// replaces every U+1E3F x/text writes, which is right only while nothing
+// else decodes to U+1E3F: no two-byte code does (WHATWG's A8 BC, which
+// is U+1E3F, x/text cannot decode), and one four-byte sequence stands for
+// one code point.
+func TestGB18030Pointer7457(t *testing.T) {
+	for _, cs := range []string{"gb18030", "gbk", "gb2312"} {
+		got, err := EscapeCharset([]byte("a\x81\x35\xF4\x37b"), cs, DecodeFirst, mapping.Unreserved)
+		require.NoError(t, err, cs)
+		assert.Equal(t, "a%EE%9F%87b", got, cs)
+		d, err := Decoder{LegacyCharset: cs}.DecodeLegacy("k=%81%35%F4%37")
+		require.NoError(t, err, cs)
+		assert.Equal(t, DataSet{def("k", "\uE7C7")}, d, cs)
+	}
+	// Any other character is left alone, U+1E3E before it included.
+	got, err := EscapeCharset([]byte("\x81\x35\xF4\x36"), "gb18030", DecodeFirst, mapping.Unreserved)
+	require.NoError(t, err)
+	assert.Equal(t, "%E1%B8%BE", got)
+
+	enc, err := lookupCharset("gb18030")
+	require.NoError(t, err)
+	dec := enc.NewDecoder()
+	for lead := 0x81; lead <= 0xFE; lead++ {
+		for trail := 0x40; trail <= 0xFE; trail++ {
+			if trail == 0x7F {
+				continue
+			}
+			out, _ := dec.String(string([]byte{byte(lead), byte(trail)}))
+			require.NotContains(t, out, "\u1E3F", "x/text decodes %02X %02X to U+1E3F", lead, trail)
+		}
+	}
+}

@@ -64,7 +64,9 @@
 // user-defined area F0 40-F9 FC undefined, where WHATWG gives U+E000-E757,
 // and its ISO-2022-JP reads ESC ( J as ASCII and accepts SO, SI and
 // back-to-back escape sequences, which WHATWG treats as errors. As in
-// WHATWG, gbk and gb2312 text is decoded with the gb18030 decoder.
+// WHATWG, gbk and gb2312 text is decoded with the gb18030 decoder, and
+// its four-byte 81 35 F4 37 is U+E7C7 (x/text's ranges make it U+1E3F;
+// this package corrects it).
 //
 // # Errors and security
 //
