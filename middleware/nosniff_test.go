@@ -30,6 +30,8 @@ func TestNosniff(t *testing.T) {
 		{"the handler's empty field kept", ToURI, []string{"text/plain"}, []string{}, true, []string{}},
 		{"the handler's nil field kept", ToURI, []string{"text/plain"}, nil, true, nil},
 		{"a URI label left as it is", ToURI, []string{uriLabel}, nil, false, []string{"nosniff"}},
+		{"the handler's own value kept beside a URI label left as it is", ToURI, []string{uriLabel}, []string{"sniff-me"}, true, []string{"sniff-me"}},
+		{"the handler's own value kept beside a URI label that does not map", ToContentType, []string{"http://example.com/a b"}, []string{"sniff-me"}, true, []string{"sniff-me"}},
 		{"a URI label that does not map", ToContentType, []string{"http://example.com/a b"}, nil, false, []string{"nosniff"}},
 		{"a URI label that does not map, canonical", Canonical, []string{"http://example.com/a b"}, nil, false, []string{"nosniff"}},
 		{"two labels, one a URI label", ToContentType, []string{"text/plain", uriLabel}, nil, false, []string{"nosniff"}},
@@ -73,57 +75,90 @@ func TestNosniff(t *testing.T) {
 		})
 	}
 
-	// Requests are not rendered by browsers: no field is added to one.
-	in := httptest.NewRequest(http.MethodPost, "/", nil)
-	in.Header.Set("Content-Type", "text/plain")
-	out := in.Clone(in.Context())
-	ProxyRewrite(Options{Request: ToURI}, nil)(&httputil.ProxyRequest{In: in, Out: out})
-	assert.Equal(t, "ContentType:text/plain", out.Header.Get("Content-Type"))
-	assert.NotContains(t, out.Header, "X-Content-Type-Options")
+	// Requests are not rendered by browsers: no field is added to one,
+	// mapped to a URI label or with one that does not map.
+	for _, rq := range []struct {
+		mode        Mode
+		label, want string
+	}{
+		{ToURI, "text/plain", "ContentType:text/plain"},
+		{ToContentType, "http://example.com/a b", "http://example.com/a b"},
+	} {
+		in := httptest.NewRequest(http.MethodPost, "/", nil)
+		in.Header.Set("Content-Type", rq.label)
+		out := in.Clone(in.Context())
+		opts := Options{Request: rq.mode, Unmappable: PassThrough}
+		ProxyRewrite(opts, nil)(&httputil.ProxyRequest{In: in, Out: out})
+		assert.Equal(t, rq.want, out.Header.Get("Content-Type"))
+		assert.NotContains(t, out.Header, "X-Content-Type-Options", rq.label)
+
+		var seen http.Header
+		Rewrite(opts)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			seen = r.Header
+		})).ServeHTTP(httptest.NewRecorder(), in)
+		assert.Equal(t, rq.want, seen.Get("Content-Type"))
+		assert.NotContains(t, seen, "X-Content-Type-Options", rq.label)
+	}
 }
 
 // TestNosniffAfterUnsentHeader: a flush the writer cannot do rewrites the
 // label without sending the header; the field that rewrite added is taken
 // back when the handler then changes its label, and decided afresh. One
-// the handler set in between is its own.
+// the handler set in between, or wrote into, is its own.
 func TestNosniffAfterUnsentHeader(t *testing.T) {
+	const unmappable = "http://example.com/a b"
 	tests := []struct {
-		name, later string // the label set after the failed flush; "" deletes it
-		own         bool   // the handler sets its own field after the flush
-		want        []string
+		name  string
+		mode  Mode
+		first string // the label before the failed flush; "text/plain" if ""
+		later string // the label set after it; "" deletes it
+		keep  bool   // the label is not changed after the flush
+		own   func(h http.Header)
+		want  []string
 	}{
-		{"unchanged", "", false, nil}, // later is not used: see below
-		{"a Content-Type that does not map", "text/", false, nil},
-		{"no label", "", false, nil},
-		{"a URI label", uriLabel, false, []string{"nosniff"}},
-		{"another Content-Type", "text/html", false, []string{"nosniff"}},
-		{"the handler's own field", "text/", true, []string{"sniff-me"}},
+		{name: "unchanged", mode: ToURI, keep: true, want: []string{"nosniff"}},
+		{name: "a Content-Type that does not map", mode: ToURI, later: "text/"},
+		{name: "no label", mode: ToURI},
+		{name: "a URI label", mode: ToURI, later: uriLabel, want: []string{"nosniff"}},
+		{name: "another Content-Type", mode: ToURI, later: "text/html", want: []string{"nosniff"}},
+		{name: "the handler's own field", mode: ToURI, later: "text/", want: []string{"sniff-me"},
+			own: func(h http.Header) { h["X-Content-Type-Options"] = []string{"sniff-me"} }},
+		{name: "the handler's own nosniff, in a slice of its own", mode: ToURI, later: "text/", want: []string{"nosniff"},
+			own: func(h http.Header) { h["X-Content-Type-Options"] = []string{"nosniff"} }},
+		{name: "a value the handler wrote into the field", mode: ToURI, later: "text/", want: []string{"sniff-me"},
+			own: func(h http.Header) { h["X-Content-Type-Options"][0] = "sniff-me" }},
+		{name: "the handler's nil field", mode: ToURI, later: "text/", want: nil,
+			own: func(h http.Header) { h["X-Content-Type-Options"] = nil }},
+		{name: "after a URI label left as it is", mode: ToURI, first: uriLabel, later: "text/"},
+		{name: "after a URI label that does not map", mode: ToContentType, first: unmappable, later: "text/plain"},
+		{name: "a URI label that does not map, kept", mode: ToContentType, first: unmappable, keep: true, want: []string{"nosniff"}},
 	}
-	for i, tt := range tests {
+	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			mode, first := tt.mode, tt.first
+			if first == "" {
+				first = "text/plain"
+			}
 			w := &minimalWriter{h: http.Header{}}
-			Rewrite(Options{Response: ToURI, Unmappable: PassThrough})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Content-Type", "text/plain")
+			Rewrite(Options{Response: mode, Unmappable: PassThrough})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", first)
 				require.ErrorIs(t, http.NewResponseController(w).Flush(), http.ErrNotSupported)
 				assert.Equal(t, "nosniff", w.Header().Get("X-Content-Type-Options"), "the probe's rewrite")
 				switch {
-				case i == 0:
+				case tt.keep:
 				case tt.later == "":
 					w.Header().Del("Content-Type")
 				default:
 					w.Header().Set("Content-Type", tt.later)
 				}
-				if tt.own {
-					w.Header()["X-Content-Type-Options"] = []string{"sniff-me"}
+				if tt.own != nil {
+					tt.own(w.Header())
 				}
 				_, _ = w.Write([]byte("<html>"))
 			})).ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/", nil))
-			if i == 0 {
-				assert.Equal(t, []string{"ContentType:text/plain"}, w.sent)
-				assert.Equal(t, []string{"nosniff"}, w.h["X-Content-Type-Options"], "kept with the label it was added for")
-				return
-			}
-			assert.Equal(t, tt.want, w.h["X-Content-Type-Options"])
+			v, set := w.h["X-Content-Type-Options"]
+			assert.Equal(t, tt.want, v)
+			assert.Equal(t, tt.want != nil || tt.own != nil, set, "the field is there")
 		})
 	}
 }
