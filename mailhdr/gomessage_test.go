@@ -134,6 +134,13 @@ func TestLabel(t *testing.T) {
 	got, err := Label(&h)
 	require.NoError(t, err)
 	assert.Equal(t, "ContentType:image/png", got)
+
+	// One go-message cannot format is an error, this package's.
+	h.Set("Content-Type", "text/plain\r\nX: y")
+	got, err = Label(&h)
+	require.Error(t, err)
+	assert.True(t, strings.HasPrefix(err.Error(), "mailhdr: "), "%v", err)
+	assert.Empty(t, got)
 }
 
 // TestLabelReadsWhatRewriteFolds: every URI label Rewrite folds over

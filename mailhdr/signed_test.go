@@ -129,3 +129,61 @@ func TestWalkSigned(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkSignedEdges: Walk with a multipart/signed of one part before a
+// sibling (the signed part's path is longer than the sibling's), and
+// with a signed part go-message reports an error for, which fn still
+// gets; the problem has no offset, as Walk's have none.
+func TestWalkSignedEdges(t *testing.T) {
+	const msg = "Content-Type: multipart/mixed; boundary=o\r\n\r\n" +
+		"--o\r\nContent-Type: multipart/signed; protocol=\"a/b\"; boundary=s\r\n\r\n" +
+		"--s\r\nContent-Type: text/plain\r\nContent-Transfer-Encoding: x-unknown\r\n\r\nx\r\n--s--\r\n" +
+		"--o\r\nContent-Type: text/plain\r\n\r\ny\r\n--o--\r\n"
+	e, err := message.Read(strings.NewReader(msg))
+	require.NoError(t, err)
+	errs := map[string]error{}
+	var labels []string
+	rep, err := Walk(e, Options{}, func(path []int, part *message.Entity, err error) error {
+		errs[onePlus(path).String()] = err
+		labels = append(labels, part.Header.Get("Content-Type"))
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []string{
+		`ContentType:multipart/mixed?boundary="o"`,
+		`ContentType:multipart/signed?protocol="a%2Fb"&boundary="s"`,
+		"text/plain",
+		"ContentType:text/plain",
+	}, labels)
+	require.Len(t, rep.Problems, 1)
+	assert.Equal(t, "1.1", rep.Problems[0].Path.String())
+	assert.Equal(t, KindSigned, rep.Problems[0].Kind)
+	assert.Equal(t, int64(-1), rep.Problems[0].Offset)
+	assert.True(t, message.IsUnknownEncoding(errs["1.1"]), "go-message's error for the signed part reaches fn: %v", errs)
+}
+
+// TestSignedReport: a signed part's problem counts like any other in
+// Report.OK and Err, listed or only counted.
+func TestSignedReport(t *testing.T) {
+	in := readCorpus(t, "signed.eml")
+	_, rep := rewriteBytes(t, in, Options{MaxReportBytes: 1})
+	assert.Empty(t, rep.Problems)
+	assert.Equal(t, 1, rep.Omitted)
+	assert.False(t, rep.OK())
+	assert.EqualError(t, rep.Err(), "mailhdr: 1 more not listed")
+
+	two := Report{Problems: []Problem{{Kind: KindSigned}, {Path: Path{2}, Kind: KindTooDeep}}}
+	assert.ErrorIs(t, two.Err(), ErrSigned)
+	assert.ErrorIs(t, two.Err(), ErrTooDeep)
+	assert.EqualError(t, Report{Problems: []Problem{{Kind: KindSigned}}}.Err(), "mailhdr: top: signed")
+}
+
+// TestSignedIsExact: only multipart/signed itself has a signed part.
+func TestSignedIsExact(t *testing.T) {
+	for _, sub := range []string{"signedx", "signe", "mixed"} {
+		in := "Content-Type: multipart/" + sub + "; boundary=s\r\n\r\n--s\r\nContent-Type: text/plain\r\n\r\nx\r\n--s--\r\n"
+		_, rep := rewriteBytes(t, []byte(in), Options{})
+		assert.True(t, rep.OK(), "%s: %v", sub, rep.Err())
+		assert.Equal(t, 2, rep.Rewritten, sub)
+	}
+}
