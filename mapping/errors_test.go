@@ -224,6 +224,7 @@ func TestLenientHint(t *testing.T) {
 		{"text/plain; a=b c", 16, false},     // after white space: no value ends there
 		{"text/plain; a=\"b\"=c", 17, false}, // after a quoted value
 		{"text/plain=x", 10, false},          // after the subtype
+		{"text/plain; a=b\"c", 15, false},    // a quote, which no unquoted value holds, Lenient or not
 	} {
 		_, err := ToURI(tt.in)
 		var e *Error

@@ -111,6 +111,8 @@ func TestSchemeNotAllowedNamesIt(t *testing.T) {
 		{ToContentType, "ftp://example.com/a", `"ftp"`},
 		{ToURI, "application/uri.urn%3Aisbn%3A1", `"urn"`},
 		{ToContentType, long + ":z", `"x` + strings.Repeat("y", 63) + `..."`},
+		{ToContentType, long[:64] + ":z", `"x` + strings.Repeat("y", 63) + `"`}, // 64 octets: whole
+		{ToContentType, long[:65] + ":z", `"x` + strings.Repeat("y", 63) + `..."`},
 	} {
 		_, err := rw.mapLabel(tt.in, tt.mode)
 		require.ErrorIs(t, err, ErrSchemeNotAllowed)
