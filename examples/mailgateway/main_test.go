@@ -298,20 +298,67 @@ func TestInterruptCutsOffAfterGrace(t *testing.T) {
 	_, err = io.WriteString(w, "Subject: never finished\r\n")
 	require.NoError(t, err)
 
+	interrupted := time.Now()
 	require.NoError(t, cmd.Process.Signal(os.Interrupt))
 	state, err := cmd.Process.Wait()
 	require.NoError(t, err)
 	assert.Equal(t, 1, state.ExitCode())
+	assert.Less(t, time.Since(interrupted), 5*time.Second, "-grace 300ms, not the default 10s")
 	const want = "mailgateway: sessions still open after -grace 300ms, cut off"
 	waitLogged(t, logs, want)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.eml"))
 	assert.Empty(t, files)
 }
 
+// TestDestinationLogged: the gateway says at start where it delivers.
+func TestDestinationLogged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "to uri, delivering to standard output\n"},
+		// The next hop is dialled only for a message: none listens here.
+		{[]string{"-next", "127.0.0.1:9"}, "to uri, delivering to the next hop 127.0.0.1:9\n"},
+		{[]string{"-to", "ct", "-dir", dir}, "to ct, delivering to the folder " + dir + "\n"},
+	} {
+		_, _, _, _, logs := startGateway(t, tt.args...)
+		waitLogged(t, logs, "mailgateway: rewriting Content-Types "+tt.want)
+	}
+}
+
+// TestSecondInterrupt: interrupted again while it waits for a message
+// under way, the gateway ends at once, long before -grace.
+func TestSecondInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	cmd, addr, _, _, logs := startGateway(t, "-dir", t.TempDir(), "-grace", "30s")
+	c, err := smtp.Dial(addr)
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.Mail("a@example.com", nil))
+	require.NoError(t, c.Rcpt("b@example.net", nil))
+	_, err = c.Data()
+	require.NoError(t, err)
+
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	waitLogged(t, logs, "mailgateway: stopping: no new sessions; waiting up to 30s")
+	interrupted := time.Now()
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	_, err = cmd.Process.Wait()
+	require.NoError(t, err)
+	assert.Less(t, time.Since(interrupted), 5*time.Second)
+}
+
 // TestMappingFlags: the options cturi mail has reach the rewrite: with
 // -no-controlled, a Content-Type using the controlled mapping (URI-body)
 // is not rewritten, and the log says why; the part a multipart/signed
-// signs is not rewritten, unless -rewrite-signed.
+// signs is not rewritten, unless -rewrite-signed; -strict-uri writes %22
+// delimiters; -strict-parsing refuses mail's unquoted values.
 func TestMappingFlags(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the command")
@@ -320,16 +367,23 @@ func TestMappingFlags(t *testing.T) {
 	const signed = "Content-Type: multipart/signed; protocol=\"a/b\"; boundary=s\r\n\r\n--s\r\n" +
 		"Content-Type: text/plain\r\n\r\nx\r\n--s\r\nContent-Type: a/b\r\n\r\ny\r\n--s--\r\n"
 	const signedField = "--s\r\nContent-Type: text/plain\r\n"
+	const unquoted = "Content-Type: text/plain; name=a@b.txt\r\n"
+	const spaced = "Content-Type: text/plain; a=\"b c\"\r\n\r\nx\r\n"
 	for _, tt := range []struct {
-		args      []string
-		msg, kept string // kept: a field not rewritten
-		rewritten bool
-		logged    string // in the log if the field is not rewritten
+		args   []string
+		msg    string
+		out    string // in the message delivered exactly when has
+		has    bool
+		logged string // if not "", in the log exactly when has
 	}{
-		{nil, controlled + "\r\nx\r\n", controlled, true, "refused by NoControlled"},
-		{[]string{"-no-controlled"}, controlled + "\r\nx\r\n", controlled, false, "refused by NoControlled"},
-		{nil, signed, signedField, false, "1: signed: the part a multipart/signed signs"},
-		{[]string{"-rewrite-signed"}, signed, signedField, true, "1: signed: the part a multipart/signed signs"},
+		{nil, controlled + "\r\nx\r\n", controlled, false, "refused by NoControlled"},
+		{[]string{"-no-controlled"}, controlled + "\r\nx\r\n", controlled, true, "refused by NoControlled"},
+		{nil, signed, signedField, true, "1: signed: the part a multipart/signed signs"},
+		{[]string{"-rewrite-signed"}, signed, signedField, false, "1: signed: the part a multipart/signed signs"},
+		{nil, spaced, "?a=%22b%20c%22", false, ""},
+		{[]string{"-strict-uri"}, spaced, "?a=%22b%20c%22", true, ""},
+		{nil, unquoted + "\r\nx\r\n", unquoted, false, "top: mapping: "},
+		{[]string{"-strict-parsing"}, unquoted + "\r\nx\r\n", unquoted, true, "top: mapping: "},
 	} {
 		t.Run(strings.Join(append([]string{"flags"}, tt.args...), " "), func(t *testing.T) {
 			_, addr, _, stdout, logs := startGateway(t, tt.args...)
@@ -338,8 +392,10 @@ func TestMappingFlags(t *testing.T) {
 			defer c.Close()
 			require.NoError(t, c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(tt.msg)))
 			waitLogged(t, logs, "delivered to")
-			assert.Equal(t, !tt.rewritten, strings.Contains(stdout.String(), tt.kept), "%s", stdout)
-			assert.Equal(t, !tt.rewritten, strings.Contains(logs.String(), tt.logged), "%s", logs)
+			assert.Equal(t, tt.has, strings.Contains(stdout.String(), tt.out), "%s", stdout)
+			if tt.logged != "" {
+				assert.Equal(t, tt.has, strings.Contains(logs.String(), tt.logged), "%s", logs)
+			}
 		})
 	}
 }
@@ -350,15 +406,25 @@ func TestHostname(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the command")
 	}
-	addr, _, stdout := gateway(t, "-hostname", "mx1.example")
+	addr, _, stdout := gateway(t, "-hostname", "mx-1.example")
 	conn, err := net.Dial("tcp", addr)
 	require.NoError(t, err)
 	greeting, err := bufio.NewReader(conn).ReadString('\n')
 	conn.Close()
 	require.NoError(t, err)
-	assert.True(t, strings.HasPrefix(greeting, "220 mx1.example "), "%q", greeting)
+	assert.True(t, strings.HasPrefix(greeting, "220 mx-1.example "), "%q", greeting)
 	require.NoError(t, send(t, addr))
-	assert.Eventually(t, func() bool { return strings.Contains(stdout.String(), ") by mx1.example with ESMTP") }, 10*time.Second, 10*time.Millisecond, "%s", stdout)
+	assert.Eventually(t, func() bool { return strings.Contains(stdout.String(), ") by mx-1.example with ESMTP") }, 10*time.Second, 10*time.Millisecond, "%s", stdout)
+
+	// The longest name a domain may have, 253 octets, in labels of 63.
+	long := strings.Repeat(strings.Repeat("a", 63)+".", 3) + strings.Repeat("a", 61)
+	addr, _, _ = gateway(t, "-hostname", long, "-grace", "0")
+	conn, err = net.Dial("tcp", addr)
+	require.NoError(t, err)
+	greeting, err = bufio.NewReader(conn).ReadString('\n')
+	conn.Close()
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(greeting, "220 "+long+" "), "%q", greeting)
 }
 
 // TestRecipientLimit: the gateway bounds the recipients of one message
@@ -510,7 +576,12 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-hostname", ""}, `-hostname wants a domain name`},
 		{[]string{"-hostname", "a..b"}, `-hostname wants a domain name`},
 		{[]string{"-hostname", "-a.b"}, `-hostname wants a domain name`},
+		{[]string{"-hostname", "a-.b"}, `-hostname wants a domain name`},
+		{[]string{"-hostname", strings.Repeat("a", 64) + ".b"}, `-hostname wants a domain name`},
+		{[]string{"-hostname", strings.Repeat(strings.Repeat("a", 63)+".", 3) + strings.Repeat("a", 62)}, `-hostname wants a domain name`}, // 254 octets
 		{[]string{"-grace", "-1s"}, "mailgateway: -grace must be 0 or more"},
+		{[]string{"-grace", "-1ns"}, "mailgateway: -grace must be 0 or more"},
+		{[]string{"-next", "127.0.0.1:"}, `mailgateway: -next wants host:port, not "127.0.0.1:"`},
 		{[]string{"-nope"}, "flag provided but not defined: -nope"},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -393,14 +393,17 @@ func DirDeliver(dir string) Deliver {
 	}
 }
 
-// syncFile flushes f to stable storage; tests replace it to watch when
-// it is called.
-var syncFile = (*os.File).Sync
+// syncFile flushes f to stable storage, and openDir opens a folder to
+// sync it; tests replace them to watch the calls, or fail them.
+var (
+	syncFile = (*os.File).Sync
+	openDir  = os.Open
+)
 
 // syncDir flushes the folder dir, and so the names in it, to stable
 // storage.
 func syncDir(dir string) error {
-	d, err := os.Open(dir)
+	d, err := openDir(dir)
 	if err != nil {
 		return err
 	}

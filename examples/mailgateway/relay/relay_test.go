@@ -75,6 +75,29 @@ func TestDirDeliverSyncs(t *testing.T) {
 	}
 }
 
+// TestDirDeliverCloseAndOpenFail: a file that cannot be closed is not
+// delivered, and a folder that cannot be opened to be synced fails the
+// delivery too (the file, complete, stays under its name: the sender
+// tries again, and the folder may get the message twice, never none).
+func TestDirDeliverCloseAndOpenFail(t *testing.T) {
+	orig, origOpen := syncFile, openDir
+	t.Cleanup(func() { syncFile, openDir = orig, origOpen })
+
+	dir := t.TempDir()
+	syncFile = func(f *os.File) error { f.Close(); return nil } // Close then fails
+	err := DirDeliver(dir)("a@example.com", []string{"b@example.net"}, strings.NewReader(msg))
+	require.ErrorIs(t, err, os.ErrClosed)
+	files, _ := os.ReadDir(dir)
+	assert.Empty(t, files)
+
+	syncFile = orig
+	openDir = func(string) (*os.File, error) { return nil, os.ErrPermission }
+	err = DirDeliver(dir)("a@example.com", []string{"b@example.net"}, strings.NewReader(msg))
+	require.ErrorIs(t, err, os.ErrPermission)
+	named, _ := filepath.Glob(filepath.Join(dir, "*.eml"))
+	assert.Len(t, named, 1)
+}
+
 // TestDirDeliverReturnPath: a file in the folder starts with the envelope
 // sender in a Return-Path field (RFC 5321 §4.4), <> for the null sender of
 // a bounce; a sender that cannot be written there is an error, and no
