@@ -53,6 +53,43 @@ func ExampleRewrite_report() {
 	// top missing-delimiter
 }
 
+// The part a multipart/signed signs is left as it is, so that its
+// signature still verifies; the fields outside it are rewritten (a URI
+// label longer than a line folded where it has no white space, which
+// readers of URIs drop).
+func ExampleRewrite_signed() {
+	msg := "Content-Type: multipart/signed; protocol=\"application/pgp-signature\"; boundary=s\n" +
+		"\n" +
+		"--s\n" +
+		"Content-Type: text/plain; charset=us-ascii\n" +
+		"\n" +
+		"Signed text.\n" +
+		"--s\n" +
+		"Content-Type: application/pgp-signature\n" +
+		"\n" +
+		"-----BEGIN PGP SIGNATURE-----\n" +
+		"--s--\n"
+	rep, err := mailhdr.Rewrite(os.Stdout, strings.NewReader(msg), mailhdr.Options{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(rep.Err())
+	// Output:
+	// Content-Type: ContentType:multipart/signed?protocol="application%2Fpgp-signatu
+	//  re"&boundary="s"
+	//
+	// --s
+	// Content-Type: text/plain; charset=us-ascii
+	//
+	// Signed text.
+	// --s
+	// Content-Type: ContentType:application/pgp-signature
+	//
+	// -----BEGIN PGP SIGNATURE-----
+	// --s--
+	// mailhdr: 1: signed: the part a multipart/signed signs, header included; passed through unexamined
+}
+
 func ExampleNewReader() {
 	labelled := "Content-Type: ContentType:text/plain?charset=\"utf-8\"\r\n\r\nhi\r\n"
 	r := mailhdr.NewReader(strings.NewReader(labelled), mailhdr.Options{To: mailhdr.ToContentType})
