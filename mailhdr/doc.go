@@ -4,11 +4,12 @@
 // every other octet of the message as it was.
 //
 // It reads messages as RFC 5322 (with RFC 6532's UTF-8), RFC 2045 and
-// RFC 2046 define them, and RFC 1847's multipart/signed: header fields, folded or not, then a body; a
+// RFC 2046 define them: header fields, folded or not, then a body; a
 // multipart body split by delimiter lines (RFC 2046 §5.1.1), parts
 // defaulting to message/rfc822 in a multipart/digest (§5.1.5); a
 // message/rfc822 or message/global (RFC 6532 §3.5) body holding a
-// message of its own.
+// message of its own. It leaves alone the part an RFC 1847
+// multipart/signed signs (see Signed parts).
 //
 // # Rewriting a message
 //

@@ -68,9 +68,6 @@ func Label(h *textproto.Header) (string, error) {
 	return label, nil
 }
 
-// signedDetail is the Detail of a KindSigned problem.
-const signedDetail = "the part a multipart/signed signs, header included; passed through unexamined"
-
 // hasPathPrefix reports whether path starts with prefix.
 func hasPathPrefix(path, prefix []int) bool {
 	return len(path) >= len(prefix) && slices.Equal(path[:len(prefix)], prefix)
@@ -166,25 +163,23 @@ func Walk(e *message.Entity, opts Options, fn message.WalkFunc) (Report, error) 
 	}
 	var rep Report
 	log := reportBuilder{rep: &rep, lim: opts.limits()}
-	// go-message walks depth first, parents before children: the first
-	// part of a multipart/signed comes right after it, and the parts that
-	// part holds come right after it in turn, until one that is not theirs.
-	var signer, signed []int // the paths of a multipart/signed and of its signed part
-	var afterSigner, inSigned bool
+	// go-message walks depth first, parents before children: the part a
+	// multipart/signed signs comes right after it, and the parts in that
+	// part right after it in turn, until one that is not theirs.
+	var signed []int // the path of that part, from its multipart/signed on
 	err := e.Walk(func(path []int, part *message.Entity, err error) error {
-		if inSigned && hasPathPrefix(path, signed) {
+		if signed != nil && hasPathPrefix(path, signed) {
+			if len(path) == len(signed) {
+				log.add(Problem{Path: onePlus(path), Kind: KindSigned, Offset: -1, Detail: signedDetail})
+			}
 			return fn(path, part, err)
 		}
-		inSigned = false
-		if afterSigner && len(path) == len(signer)+1 && path[len(signer)] == 0 && hasPathPrefix(path, signer) {
-			afterSigner, inSigned, signed = false, true, path // go-message passes a copy
-			log.add(Problem{Path: onePlus(path), Kind: KindSigned, Offset: -1, Detail: signedDetail})
-			return fn(path, part, err)
-		}
+		signed = nil
 		// The media type as go-message read it when it made part, before
 		// the rewrite.
-		mt, _, _ := part.Header.ContentType()
-		afterSigner, signer = mt == "multipart/signed" && !opts.RewriteSigned, path
+		if mt, _, _ := part.Header.ContentType(); mt == "multipart/signed" && !opts.RewriteSigned {
+			signed = append(slices.Clip(path), 0)
+		}
 		rep.Entities++
 		n, problems, herr := rewriteHeader(&part.Header.Header, &opts)
 		if herr != nil {

@@ -91,6 +91,9 @@ const (
 	KindSigned
 )
 
+// signedDetail is the Detail of a KindSigned problem.
+const signedDetail = "the part a multipart/signed signs, header included; passed through unexamined"
+
 var kindNames = [...]string{
 	KindMapping:          "mapping",
 	KindLineTooLong:      "line-too-long",

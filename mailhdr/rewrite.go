@@ -18,7 +18,9 @@ import (
 // comments around it) or absent; other parts' bodies are copied as they
 // are, and encoded messages, message/partial, message/external-body,
 // text/rfc822-headers and message/global-headers, whose bodies hold
-// message headers, are reported (KindOpaqueMessage). A
+// message headers, are reported (KindOpaqueMessage). The part a
+// multipart/signed signs, and the parts in it, are copied unexamined and
+// reported (KindSigned), unless Options.RewriteSigned. A
 // multipart's boundary is read from whichever form of its Content-Type is
 // a Content-Type: the field's value, or its mapping when the value is a
 // URI label; it is read as Go's mime.ParseMediaType reads it, RFC 2231

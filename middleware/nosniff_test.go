@@ -115,8 +115,9 @@ func TestNosniffAfterUnsentHeader(t *testing.T) {
 		keep  bool   // the label is not changed after the flush
 		own   func(h http.Header)
 		want  []string
+		sent  []string // the label sent, checked if not nil
 	}{
-		{name: "unchanged", mode: ToURI, keep: true, want: []string{"nosniff"}},
+		{name: "unchanged", mode: ToURI, keep: true, want: []string{"nosniff"}, sent: []string{"ContentType:text/plain"}},
 		{name: "a Content-Type that does not map", mode: ToURI, later: "text/"},
 		{name: "no label", mode: ToURI},
 		{name: "a URI label", mode: ToURI, later: uriLabel, want: []string{"nosniff"}},
@@ -131,7 +132,7 @@ func TestNosniffAfterUnsentHeader(t *testing.T) {
 			own: func(h http.Header) { h["X-Content-Type-Options"] = nil }},
 		{name: "after a URI label left as it is", mode: ToURI, first: uriLabel, later: "text/"},
 		{name: "after a URI label that does not map", mode: ToContentType, first: unmappable, later: "text/plain"},
-		{name: "a URI label that does not map, kept", mode: ToContentType, first: unmappable, keep: true, want: []string{"nosniff"}},
+		{name: "a URI label that does not map, kept", mode: ToContentType, first: unmappable, keep: true, want: []string{"nosniff"}, sent: []string{unmappable}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -157,6 +158,9 @@ func TestNosniffAfterUnsentHeader(t *testing.T) {
 				_, _ = w.Write([]byte("<html>"))
 			})).ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/", nil))
 			v, set := w.h["X-Content-Type-Options"]
+			if tt.sent != nil {
+				assert.Equal(t, tt.sent, w.sent)
+			}
 			assert.Equal(t, tt.want, v)
 			assert.Equal(t, tt.want != nil || tt.own != nil, set, "the field is there")
 		})

@@ -162,7 +162,9 @@ func newHandler(logw io.Writer) http.Handler {
 	// controlled mapping (URI-body, MIME-type: a URI whose MIME-type item
 	// would choose the Content-Type, draft §6); /api/map still shows it.
 	rewrite := middleware.Rewrite(middleware.Options{
-		DecodeForms:  true,
+		DecodeForms: true,
+		// The same limit as MaxBytesHandler's below, which the middleware
+		// keeps to anyway: a guard should the chain be taken apart.
 		MaxFormBytes: maxBody,
 		Mapping:      []mapping.Option{mapping.NoControlled},
 	})

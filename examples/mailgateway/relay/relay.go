@@ -31,6 +31,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -356,7 +357,8 @@ func SMTPDeliver(addr string) Deliver {
 // The message is on disk before DirDeliver returns, and so before the
 // sender is told 250: the file is synced before it is renamed, and the
 // folder after, since a server that has accepted a message must not lose
-// it if the host then crashes (RFC 5321 §6.1).
+// it if the host then crashes (RFC 5321 §6.1). (On Windows the folder is
+// not synced: NTFS journals the rename.)
 func DirDeliver(dir string) Deliver {
 	var n atomic.Uint64
 	return func(from string, _ []string, msg io.Reader) error {
@@ -383,13 +385,10 @@ func DirDeliver(dir string) Deliver {
 			os.Remove(tmp.Name())
 			return err
 		}
-		if err := syncDir(dir); err != nil {
-			// The file is complete under its name, but may not survive a
-			// crash: the sender is told to try again, and may deliver it
-			// twice rather than never.
-			return err
-		}
-		return nil
+		// If the folder cannot be synced, the file is complete under its
+		// name but may not survive a crash: the sender is told to try
+		// again, and may deliver it twice rather than never.
+		return syncDir(dir)
 	}
 }
 
@@ -401,8 +400,12 @@ var (
 )
 
 // syncDir flushes the folder dir, and so the names in it, to stable
-// storage.
+// storage. Windows cannot sync a folder (FlushFileBuffers refuses a
+// folder handle) and needs not: NTFS logs the rename in its journal.
 func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
 	d, err := openDir(dir)
 	if err != nil {
 		return err

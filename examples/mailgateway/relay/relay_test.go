@@ -68,6 +68,7 @@ func TestDirDeliverSyncs(t *testing.T) {
 				assert.Empty(t, named, "a file not synced is not delivered")
 			case 2:
 				require.ErrorContains(t, err, "sync failed")
+				assert.Len(t, named, 1, "the complete file keeps its name")
 			}
 			left, _ := filepath.Glob(filepath.Join(dir, ".incoming-*"))
 			assert.Empty(t, left)
