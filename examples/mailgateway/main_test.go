@@ -407,11 +407,7 @@ func TestHostname(t *testing.T) {
 		t.Skip("builds and runs the command")
 	}
 	addr, _, stdout := gateway(t, "-hostname", "mx-1.example")
-	conn, err := net.Dial("tcp", addr)
-	require.NoError(t, err)
-	greeting, err := bufio.NewReader(conn).ReadString('\n')
-	conn.Close()
-	require.NoError(t, err)
+	greeting := readGreeting(t, addr)
 	assert.True(t, strings.HasPrefix(greeting, "220 mx-1.example "), "%q", greeting)
 	require.NoError(t, send(t, addr))
 	assert.Eventually(t, func() bool { return strings.Contains(stdout.String(), ") by mx-1.example with ESMTP") }, 10*time.Second, 10*time.Millisecond, "%s", stdout)
@@ -419,12 +415,19 @@ func TestHostname(t *testing.T) {
 	// The longest name a domain may have, 253 octets, in labels of 63.
 	long := strings.Repeat(strings.Repeat("a", 63)+".", 3) + strings.Repeat("a", 61)
 	addr, _, _ = gateway(t, "-hostname", long, "-grace", "0")
-	conn, err = net.Dial("tcp", addr)
-	require.NoError(t, err)
-	greeting, err = bufio.NewReader(conn).ReadString('\n')
-	conn.Close()
-	require.NoError(t, err)
+	greeting = readGreeting(t, addr)
 	assert.True(t, strings.HasPrefix(greeting, "220 "+long+" "), "%q", greeting)
+}
+
+// readGreeting connects to addr and returns the server's first line.
+func readGreeting(t *testing.T, addr string) string {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	defer conn.Close()
+	greeting, err := bufio.NewReader(conn).ReadString('\n')
+	require.NoError(t, err)
+	return greeting
 }
 
 // TestRecipientLimit: the gateway bounds the recipients of one message
