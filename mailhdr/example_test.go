@@ -143,6 +143,28 @@ func ExampleWalk() {
 	// 2
 }
 
+// fn sees each header rewritten, so it asks the part, not its
+// Content-Type, whether it is a multipart before it reads the body.
+func ExampleWalk_bodies() {
+	e, err := message.Read(strings.NewReader(exampleMessage))
+	if err != nil {
+		panic(err)
+	}
+	_, err = mailhdr.Walk(e, mailhdr.Options{To: mailhdr.ToURI}, func(path []int, part *message.Entity, err error) error {
+		if err != nil || part.MultipartReader() != nil {
+			return err // Walk goes on into the parts
+		}
+		body, err := io.ReadAll(part.Body)
+		fmt.Printf("%v %q %s", path, part.Header.Get("Content-Type"), body)
+		return err
+	})
+	if err != nil {
+		panic(err)
+	}
+	// Output:
+	// [0] "ContentType:text/plain?charset=\"us-ascii\"" Hello.
+}
+
 func ExampleParseTarget() {
 	t, err := mailhdr.ParseTarget("canonical")
 	fmt.Println(t == mailhdr.Canonical, err)

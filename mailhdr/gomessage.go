@@ -68,6 +68,38 @@ func Label(h *textproto.Header) (string, error) {
 	return label, nil
 }
 
+// isMultipartSigned reports whether h, not yet rewritten, says
+// multipart/signed as go-message read it when it made the part
+// (Header.ContentType). That parse allocates about five times, so it is
+// done only for a value that can give "signed": one holding "gned" in
+// any ASCII case. mime.ParseMediaType lowers the media type rune by rune
+// (strings.ToLower), and no rune other than these letters lowers to one
+// of them (TestGnedLowersFromASCIIOnly); the "i" of "signed", which
+// U+0130 also lowers to, is why the check leaves it out.
+func isMultipartSigned(h *message.Header) bool {
+	v := h.Get("Content-Type")
+	if !containsFoldASCII(v, "gned") {
+		return false
+	}
+	mt, _, _ := h.ContentType()
+	return mt == "multipart/signed"
+}
+
+// containsFoldASCII reports whether s contains lower, which is lower-case
+// ASCII letters only, in any ASCII case.
+func containsFoldASCII(s, lower string) bool {
+	for i := 0; i+len(lower) <= len(s); i++ {
+		j := 0
+		for j < len(lower) && s[i+j]|0x20 == lower[j] {
+			j++
+		}
+		if j == len(lower) {
+			return true
+		}
+	}
+	return false
+}
+
 // hasPathPrefix reports whether path starts with prefix.
 func hasPathPrefix(path, prefix []int) bool {
 	return len(path) >= len(prefix) && slices.Equal(path[:len(prefix)], prefix)
@@ -148,6 +180,12 @@ func rewriteHeader(h *textproto.Header, opts *Options) (int, []*Problem, error) 
 // go-message read them, not rewritten (KindSigned, unless
 // opts.RewriteSigned), and they are not counted in Report.Entities.
 //
+// Since fn sees the header rewritten, part.Header.ContentType() may no
+// longer read a media type there (a URI label does not parse as one). To
+// tell a multipart from a part whose body fn may read, ask
+// part.MultipartReader() != nil, as go-message's Walk itself does: fn
+// that reads a multipart's body consumes the parts Walk is about to visit.
+//
 // The Report lists the fields not rewritten, with go-message's 0-based
 // part indices turned into Path's 1-based numbers. The error is the one
 // fn or go-message returned.
@@ -175,9 +213,7 @@ func Walk(e *message.Entity, opts Options, fn message.WalkFunc) (Report, error) 
 			return fn(path, part, err)
 		}
 		signed = nil
-		// The media type as go-message read it when it made part, before
-		// the rewrite.
-		if mt, _, _ := part.Header.ContentType(); mt == "multipart/signed" && !opts.RewriteSigned {
+		if !opts.RewriteSigned && isMultipartSigned(&part.Header) {
 			signed = append(slices.Clip(path), 0)
 		}
 		rep.Entities++

@@ -196,6 +196,33 @@ func TestWalk(t *testing.T) {
 	}
 }
 
+// TestWalkReadsBodies: fn that reads the body of each part which is not
+// a multipart, telling them apart as Walk's doc says, reads every body,
+// nested parts included, after the headers are rewritten to URI labels.
+func TestWalkReadsBodies(t *testing.T) {
+	const msg = "Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n" +
+		"--b\r\nContent-Type: text/plain\r\n\r\none\r\n" +
+		"--b\r\nContent-Type: multipart/alternative; boundary=a\r\n\r\n" +
+		"--a\r\nContent-Type: text/plain\r\n\r\ntwo\r\n" +
+		"--a\r\nContent-Type: text/html\r\n\r\n<p>two</p>\r\n--a--\r\n" +
+		"--b\r\n\r\nthree\r\n--b--\r\n"
+	e, err := message.Read(strings.NewReader(msg))
+	require.NoError(t, err)
+	bodies := map[string]string{}
+	rep, err := Walk(e, Options{To: ToURI}, func(path []int, part *message.Entity, err error) error {
+		if err != nil || part.MultipartReader() != nil {
+			return err
+		}
+		b, err := io.ReadAll(part.Body)
+		bodies[onePlus(path).String()] = string(b)
+		return err
+	})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"1": "one", "2.1": "two", "2.2": "<p>two</p>", "3": "three"}, bodies)
+	assert.True(t, rep.OK(), "%v", rep.Err())
+	assert.Equal(t, 5, rep.Rewritten)
+}
+
 // TestWalkReportLimits: Walk's Report keeps to MaxProblems as Rewrite's
 // does, counting the rest.
 func TestWalkReportLimits(t *testing.T) {

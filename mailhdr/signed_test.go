@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"unicode"
 
 	message "github.com/emersion/go-message"
 	"github.com/stretchr/testify/assert"
@@ -186,4 +187,46 @@ func TestSignedIsExact(t *testing.T) {
 		assert.True(t, rep.OK(), "%s: %v", sub, rep.Err())
 		assert.Equal(t, 2, rep.Rewritten, sub)
 	}
+}
+
+// TestIsMultipartSigned: Walk's test for a multipart/signed agrees with
+// go-message's own parse (Header.ContentType), which it skips for most
+// values, on values that do and do not say multipart/signed, in any case,
+// and with runes that strings.ToLower turns into ASCII letters.
+func TestIsMultipartSigned(t *testing.T) {
+	for _, v := range []string{
+		"multipart/signed; protocol=\"a/b\"; boundary=s",
+		"Multipart/SIGNED;boundary=s",
+		" multipart/signed ",
+		"multipart/s\u0130gned; boundary=s",  // U+0130 lowers to "i"
+		"multipart/signed\u212A; boundary=s", // U+212A (Kelvin) lowers to "k"
+		"multipart/mixed; boundary=s",
+		"text/plain; name=signed.txt",
+		"multipart/signe",
+		"multipart/gned",
+		"multipart/signed/x",
+		"multipart/signed; boundary=\"",
+		"",
+	} {
+		h := message.Header{}
+		h.Set("Content-Type", v)
+		mt, _, _ := h.ContentType()
+		assert.Equal(t, mt == "multipart/signed", isMultipartSigned(&h), "%q: go-message reads %q", v, mt)
+	}
+	h := message.Header{}
+	assert.False(t, isMultipartSigned(&h), "no Content-Type field")
+}
+
+// TestGnedLowersFromASCIIOnly: isMultipartSigned looks for "gned" in any
+// ASCII case before it parses, which is exact only while no rune but
+// those letters lowers to one of them; a new Unicode version could add
+// one, as U+0130 lowers to "i" and U+212A to "k".
+func TestGnedLowersFromASCIIOnly(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if l := unicode.ToLower(r); strings.ContainsRune("gned", l) {
+			assert.Contains(t, "gnedGNED", string(r), "U+%04X lowers to %q", r, l)
+		}
+	}
+	assert.Equal(t, "multipart/signed", strings.ToLower("multipart/s\u0130gned"),
+		"the reason the test leaves out the i")
 }
