@@ -33,7 +33,7 @@ func RewriteHeader(h *textproto.Header, opts Options) (int, error) {
 	if err := opts.check(); err != nil {
 		return 0, err
 	}
-	n, problems, err := rewriteHeader(h, &opts)
+	n, problems, err := rewriteHeader(h, newFieldRewriter(&opts))
 	if err != nil {
 		return 0, err
 	}
@@ -114,15 +114,16 @@ func onePlus(path []int) Path {
 	return p
 }
 
-// rewriteHeader is RewriteHeader for a checked opts (RewriteHeader and
-// Walk check it once).
-func rewriteHeader(h *textproto.Header, opts *Options) (int, []*Problem, error) {
-	fr := newFieldRewriter(opts)
+// rewriteHeader is RewriteHeader with fr, made from a checked Options
+// (Walk makes one for all the headers it rewrites, whose scratch space
+// they then share).
+func rewriteHeader(h *textproto.Header, fr *fieldRewriter) (int, []*Problem, error) {
 	type field struct {
 		raw        []byte
 		key, value string // of a field kept as it was
 	}
-	raws := make([]field, 0, h.Len())
+	var inline [8]field // a part's header, without an allocation
+	raws := inline[:0]
 	changed := 0
 	var problems []*Problem
 	for fields := h.Fields(); fields.Next(); {
@@ -201,6 +202,7 @@ func Walk(e *message.Entity, opts Options, fn message.WalkFunc) (Report, error) 
 	}
 	var rep Report
 	log := reportBuilder{rep: &rep, lim: opts.limits()}
+	fr := newFieldRewriter(&opts)
 	// go-message walks depth first, parents before children: the part a
 	// multipart/signed signs comes right after it, and the parts in that
 	// part right after it in turn, until one that is not theirs.
@@ -217,7 +219,7 @@ func Walk(e *message.Entity, opts Options, fn message.WalkFunc) (Report, error) 
 			signed = append(slices.Clip(path), 0)
 		}
 		rep.Entities++
-		n, problems, herr := rewriteHeader(&part.Header.Header, &opts)
+		n, problems, herr := rewriteHeader(&part.Header.Header, fr)
 		if herr != nil {
 			return herr
 		}
