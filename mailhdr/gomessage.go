@@ -187,6 +187,11 @@ func rewriteHeader(h *textproto.Header, fr *fieldRewriter) (int, []*Problem, err
 // part.MultipartReader() != nil, as go-message's Walk itself does: fn
 // that reads a multipart's body consumes the parts Walk is about to visit.
 //
+// Walk sees each header as go-message parsed it, and go-message takes a
+// header cut off by the end of the input for a whole one, so Walk
+// rewrites a Content-Type that Rewrite would pass through as read
+// (KindTruncatedHeader).
+//
 // The Report lists the fields not rewritten, with go-message's 0-based
 // part indices turned into Path's 1-based numbers. The error is the one
 // fn or go-message returned.

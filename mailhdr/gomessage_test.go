@@ -223,6 +223,23 @@ func TestWalkReadsBodies(t *testing.T) {
 	assert.Equal(t, 5, rep.Rewritten)
 }
 
+// TestWalkCutHeader: go-message reads a header cut off by the end of the
+// input as a whole one, so Walk rewrites the cut field, where Rewrite
+// passes it through as read; the doc of Walk says so.
+func TestWalkCutHeader(t *testing.T) {
+	const msg = "Content-Type: text/plain; charset=us-a"
+	out, rep := rewriteBytes(t, []byte(msg), Options{})
+	assert.Equal(t, msg, string(out))
+	assert.Equal(t, []problemAt{{"top", KindTruncatedHeader}}, problemsOf(rep))
+
+	e, err := message.Read(strings.NewReader(msg))
+	require.True(t, err == nil || message.IsUnknownCharset(err), "%v", err)
+	rep, err = Walk(e, Options{}, func([]int, *message.Entity, error) error { return nil })
+	require.NoError(t, err)
+	assert.Equal(t, 1, rep.Rewritten)
+	assert.Equal(t, `ContentType:text/plain?charset="us-a"`, e.Header.Get("Content-Type"))
+}
+
 // TestWalkReportLimits: Walk's Report keeps to MaxProblems as Rewrite's
 // does, counting the rest.
 func TestWalkReportLimits(t *testing.T) {

@@ -36,6 +36,8 @@ const (
 	KindMalformedHeader
 	// KindTruncatedHeader: a header cut off by the end of the input in the
 	// middle of a line, or by a multipart delimiter before its empty line.
+	// A field cut off by the end of the input might have gone on, so it
+	// goes out as it was read, not rewritten.
 	KindTruncatedHeader
 	// KindNoBoundary: a multipart Content-Type without a usable boundary
 	// parameter (missing, empty or longer than 996 octets, so that a

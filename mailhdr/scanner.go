@@ -137,11 +137,16 @@ func (s *scanner) step() error {
 		// A read error ends the message where it stands: a field still
 		// held (it might have gone on) goes out as it was read, so the
 		// output has every octet of the input read so far.
-		s.write(s.field)
-		s.field = s.field[:0]
-		s.h.field = fieldNone
+		s.passField()
 	}
 	return err
+}
+
+// passField writes out the held field as it was read, unrewritten.
+func (s *scanner) passField() {
+	s.write(s.field)
+	s.field = s.field[:0]
+	s.h.field = fieldNone
 }
 
 // emit writes b, then consumes it from the input; b may alias the input
@@ -335,9 +340,15 @@ func (s *scanner) applyDelimiter(d delimiter, n int, nl string) {
 // finish reports what the end of the input leaves open.
 func (s *scanner) finish() {
 	if s.state == inHeader {
-		s.flushField()
 		if s.h.partial {
+			// The input ends in the middle of a line: the field held then
+			// is cut off and might have gone on (more parameters, a
+			// longer value), so, as after a read error, it goes out as
+			// it was read rather than rewritten from a part of it.
+			s.passField()
 			s.problem(KindTruncatedHeader, s.path, s.h.start, "the input ends inside the header", nil)
+		} else {
+			s.flushField()
 		}
 	}
 	for s.st.depth() > 0 {

@@ -44,7 +44,7 @@ var corpusCases = []struct {
 	{"uri-already.eml", 1, 2, nil},
 	{"mbox.eml", 1, 1, nil},
 	{"malformed-nocolon.eml", 1, 1, []problemAt{{"top", KindMalformedHeader}}},
-	{"malformed-truncated.eml", 3, 3, []problemAt{{"2", KindTruncatedHeader}, {"top", KindMissingDelimiter}}},
+	{"malformed-truncated.eml", 2, 3, []problemAt{{"2", KindTruncatedHeader}, {"top", KindMissingDelimiter}}},
 	{"malformed-unclosed.eml", 4, 4, []problemAt{{"1", KindMissingDelimiter}, {"top", KindMissingDelimiter}}},
 	{"malformed-junk.eml", 2, 2, []problemAt{{"1", KindBadDelimiter}}},
 	{"malformed-ct.eml", 0, 1, []problemAt{{"top", KindMapping}}},
@@ -396,21 +396,55 @@ func TestProblemOffsets(t *testing.T) {
 	}
 }
 
-// TestLineEndingOfACutField: a Content-Type cut off by the end of the
-// input has no line ending of its own, and is folded with the ending of
-// the line before it, here a delimiter line.
-func TestLineEndingOfACutField(t *testing.T) {
-	for _, nl := range []string{"\r\n", "\n"} {
-		other := map[string]string{"\r\n": "\n", "\n": "\r\n"}[nl]
-		in := "Content-Type: multipart/mixed; boundary=b" + other + other + "--b" + nl +
-			"Content-Type: text/plain; name=" + strings.Repeat("n", 80)
-		out, rep := rewriteBytes(t, []byte(in), Options{})
-		assert.Equal(t, []problemAt{{"1", KindTruncatedHeader}, {"top", KindMissingDelimiter}}, problemsOf(rep))
-		assert.Equal(t, 2, rep.Rewritten)
-		_, part, ok := strings.Cut(string(out), "--b"+nl)
-		require.True(t, ok)
-		assert.Equal(t, "Content-Type: ContentType:text/plain?name=\""+strings.Repeat("n", 35)+nl+" "+strings.Repeat("n", 45)+"\"", part)
+// TestCutFieldGoesOutAsRead: a Content-Type cut off by the end of the
+// input in the middle of a line might have gone on (another parameter, a
+// longer value), so it is not rewritten from the part that arrived: it
+// goes out as it was read, as after a read error, and the report says the
+// header is truncated. A field that ends with its line ending before the
+// end of the input is whole, and is rewritten.
+func TestCutFieldGoesOutAsRead(t *testing.T) {
+	const head = "Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n"
+	truncated := []problemAt{{"1", KindTruncatedHeader}, {"top", KindMissingDelimiter}}
+	cases := []struct {
+		name, part string // the input is head+part
+		cut        bool   // the part's Content-Type is cut off
+		problems   []problemAt
+	}{
+		{"cut value", "Content-Type: text/plain; charset=us-a", true, truncated},
+		{"cut folded value", "Content-Type: text/plain;\r\n charset=us-a", true, truncated},
+		{"cut line ending", "Content-Type: text/plain\r", true, truncated},
+		{"cut line longer than the buffer", "Content-Type: text/plain; name=" + strings.Repeat("n", readBufSize+100), true, truncated},
+		{"cut after the field", "Content-Type: text/plain\r\nX-A: b", false, truncated},
+		{"whole field, no empty line", "Content-Type: text/plain\r\n", false, []problemAt{{"top", KindMissingDelimiter}}},
 	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := head + tc.part
+			out, rep := rewriteBytes(t, []byte(in), Options{})
+			assert.Equal(t, tc.problems, problemsOf(rep))
+			_, part, ok := strings.Cut(string(out), "--b\r\n")
+			require.True(t, ok)
+			if tc.cut {
+				assert.Equal(t, 1, rep.Rewritten)
+				assert.Equal(t, tc.part, part, "the cut field goes out as read")
+			} else {
+				assert.Equal(t, 2, rep.Rewritten)
+				assert.True(t, strings.HasPrefix(part, "Content-Type: ContentType:text/plain\r\n"), part)
+			}
+
+			// NewReader writes the same octets.
+			got, err := io.ReadAll(NewReader(strings.NewReader(in), Options{}))
+			require.NoError(t, err)
+			assert.Equal(t, string(out), string(got))
+		})
+	}
+
+	// A top-level header cut off the same way.
+	const top = "Content-Type: text/plain; charset=us-a"
+	out, rep := rewriteBytes(t, []byte(top), Options{})
+	assert.Equal(t, top, string(out))
+	assert.Equal(t, 0, rep.Rewritten)
+	assert.Equal(t, []problemAt{{"top", KindTruncatedHeader}}, problemsOf(rep))
 }
 
 // TestMaxReportBytesInclusive: a problem that takes the listed problems
@@ -430,8 +464,10 @@ func TestMaxReportBytesInclusive(t *testing.T) {
 
 // FuzzReadError cuts a message at any point with a read error, repeated
 // or reported once: the error always comes back, Reader, io.Copy and
-// Rewrite give the same output and Report, and a message in which
-// nothing was rewritten comes out as every octet read, unchanged.
+// Rewrite give the same output and Report, a message in which nothing
+// was rewritten comes out as every octet read, unchanged, and a message
+// cut in the middle of a line comes out as it does when the input simply
+// ends there.
 func FuzzReadError(f *testing.F) {
 	for _, c := range corpusCases {
 		f.Add(readCorpus(f, c.file), uint16(len(c.file)*7), false)
@@ -461,6 +497,14 @@ func FuzzReadError(f *testing.F) {
 		require.Equal(t, out.String(), copied.String())
 		if rep.Rewritten == 0 {
 			require.Equal(t, string(read), out.String())
+		}
+		if len(read) > 0 && read[len(read)-1] != '\n' {
+			// Cut in the middle of a line, the end of the input is no
+			// different: a field cut off goes out as read either way.
+			var ended bytes.Buffer
+			_, err := Rewrite(&ended, bytes.NewReader(read), opts)
+			require.NoError(t, err)
+			require.Equal(t, out.String(), ended.String())
 		}
 	})
 }

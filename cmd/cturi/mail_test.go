@@ -56,6 +56,8 @@ func TestMailCommand(t *testing.T) {
 		// A malformed structure is a problem too, though every field was
 		// rewritten: the exit status is 1.
 		{"a missing close delimiter", "Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nx\r\n", nil, 1, "Content-Type: ContentType:multipart/mixed?boundary=\"b\"\r\n\r\n--b\r\nContent-Type: ContentType:text/plain\r\n\r\nx\r\n", "top: missing-delimiter"},
+		// A field cut off by the end of the input goes out as read.
+		{"a header cut off", "Content-Type: text/plain; charset=us-a", nil, 1, "Content-Type: text/plain; charset=us-a", "top: truncated-header"},
 		{"-strict-uri", msg, []string{"-strict-uri"}, 0, strings.Replace(uri, `"us-ascii"`, "%22us-ascii%22", 1), ""},
 		{"the controlled mapping", controlled, nil, 0, "Content-Type: http://x.test/a?MIME-type=\"application/xml\"\r\n\r\nx", ""},
 		{"-no-controlled refuses it", controlled, []string{"-no-controlled"}, 1, controlled, "cturi mail: offset 0: mailhdr: top: mapping"},
