@@ -68,7 +68,7 @@ func TestBareLineEnds(t *testing.T) {
 				}
 				reply := rc.send(m.msg + ".\r\n")
 				assert.True(t, strings.HasPrefix(reply, "554 5.6.0 "), "%s: %s", d.name, reply)
-				assert.NotEmpty(t, logged, d.name)
+				assert.Equal(t, []string{"message from %s: refused: %s"}, logged, d.name)
 				for _, l := range []string{"MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>", "DATA"} {
 					rc.send(l + "\r\n")
 				}

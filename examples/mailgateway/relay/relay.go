@@ -206,7 +206,7 @@ func (s *session) failed(err error, src *clientReader) error {
 		return se
 	}
 	if src.tooLong {
-		s.logf("refused: %v", err)
+		s.logf("refused: %s (%v)", lineTooLong.Message, err)
 		return lineTooLong
 	}
 	s.logf("delivering: %v", err)

@@ -220,6 +220,7 @@ func TestSMTPDeliverFailure(t *testing.T) {
 	assert.True(t, se.Temporary())
 	assert.NotContains(t, se.Message, dead)
 	require.Len(t, logged, 1)
+	assert.True(t, strings.HasPrefix(logged[0], "message from a@example.com: delivering: "), logged[0])
 	assert.Contains(t, logged[0], dead)
 }
 
@@ -514,7 +515,10 @@ func TestLineTooLong(t *testing.T) {
 		{"the next hop", SMTPDeliver(hop)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := smtp.Dial(serve(t, &Backend{Deliver: tt.deliver}))
+			var logged []string
+			c, err := smtp.Dial(serve(t, &Backend{Deliver: tt.deliver, Logf: func(f string, a ...any) {
+				logged = append(logged, fmt.Sprintf(f, a...))
+			}}))
 			require.NoError(t, err)
 			defer c.Close()
 			err = c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(long))
@@ -522,6 +526,8 @@ func TestLineTooLong(t *testing.T) {
 			require.True(t, ok, "%v", err)
 			assert.Equal(t, 554, se.Code, se.Message)
 			assert.Equal(t, smtp.EnhancedCode{5, 6, 0}, se.EnhancedCode)
+			require.Len(t, logged, 1)
+			assert.True(t, strings.HasPrefix(logged[0], "message from a@example.com: refused: "+se.Message+" ("), logged[0])
 		})
 	}
 }
