@@ -2,6 +2,7 @@ package mailhdr
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/cturi/cturi/mapping"
@@ -130,6 +131,9 @@ func (fr *fieldRewriter) rewrite(dst, raw []byte, defaultNL string) ([]byte, fie
 		return append(dst, raw...), out
 	}
 	nl, final := lineEndings(raw, defaultNL)
+	// Room for the field, with a fold every 64 octets or so, at once:
+	// appending to a nil dst (RewriteHeader) would grow it twice.
+	dst = slices.Grow(dst, len(prefix)+len(mapped)+len(final)+(len(mapped)/64+1)*(len(nl)+1))
 	dst, ok := appendFolded(dst, prefix, mapped, !isURI && fr.to == ToURI, nl, final)
 	if !ok {
 		out.kind, out.err = KindLineTooLong, nil

@@ -15,7 +15,8 @@ import (
 // says, and returns how many it rewrote. The order of the fields and the
 // raw bytes of every other field are kept, and so is the value of one
 // made with Header.Set or Add (go-message's Header.Set would move the
-// field to the top, so the header is rebuilt from the raw fields). A
+// field to the top, so the fields above it are taken off and added back
+// from their raw bytes). A
 // rewritten field is folded with the field's own line ending (CRLF for a
 // field go-message created, which is what it writes).
 //
@@ -124,7 +125,7 @@ func rewriteHeader(h *textproto.Header, fr *fieldRewriter) (int, []*Problem, err
 	}
 	var inline [8]field // a part's header, without an allocation
 	raws := inline[:0]
-	changed := 0
+	changed, last := 0, -1 // last: the index of the last field rewritten
 	var problems []*Problem
 	for fields := h.Fields(); fields.Next(); {
 		raw, err := fields.Raw()
@@ -143,30 +144,37 @@ func rewriteHeader(h *textproto.Header, fr *fieldRewriter) (int, []*Problem, err
 			problems = append(problems, &Problem{Kind: k, Offset: -1, Detail: detail, Err: err})
 		}
 		if oc.rewritten {
-			changed++
+			changed, last = changed+1, len(raws)
 			raws = append(raws, field{raw: out})
 		} else {
 			raws = append(raws, field{raw, fields.Key(), fields.Value()})
 		}
 	}
-	if changed > 0 {
-		// AddRaw inserts at the top: add the fields last to first.
-		var nh textproto.Header
-		for i := len(raws) - 1; i >= 0; i-- {
-			f := raws[i]
-			nh.AddRaw(f.raw)
-			if f.key != "" && nh.Get(f.key) != f.value {
-				// A field made with Header.Set or Add has no raw bytes:
-				// Raw formats it, and AddRaw would read back its value
-				// without the white space at either end or around a
-				// fold. Such a field is added as it was made.
-				del := nh.FieldsByKey(f.key)
-				del.Next() // the field just added, the key's first
-				del.Del()
-				nh.Add(f.key, f.value)
-			}
+	if changed == 0 {
+		return 0, problems, nil
+	}
+	// go-message has no way to replace a field where it stands, and
+	// AddRaw (as Set) puts a field at the top: take off the fields from
+	// the top down to the last one rewritten, and add them back last to
+	// first. The fields below it stay where they are, untouched.
+	del := h.Fields()
+	for range last + 1 {
+		del.Next()
+		del.Del()
+	}
+	for i := last; i >= 0; i-- {
+		f := raws[i]
+		h.AddRaw(f.raw)
+		if f.key != "" && h.Get(f.key) != f.value {
+			// A field made with Header.Set or Add has no raw bytes:
+			// Raw formats it, and AddRaw would read back its value
+			// without the white space at either end or around a
+			// fold. Such a field is added as it was made.
+			top := h.Fields()
+			top.Next() // the field just added
+			top.Del()
+			h.Add(f.key, f.value)
 		}
-		*h = nh
 	}
 	return changed, problems, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -334,4 +335,77 @@ func TestRewriteHeaderKeepsMadeFields(t *testing.T) {
 	raw, err := h.Raw("X-Read")
 	require.NoError(t, err)
 	assert.Equal(t, "X-Read:  raw  value \r\n", string(raw))
+}
+
+// TestRewriteHeaderInPlace: RewriteHeader changes a header in place,
+// taking off only the fields above the last one it rewrites. On headers
+// of read and made fields, with Content-Types (some that do not map)
+// anywhere and keys repeated, the result is the header rebuilt field by
+// field from the rewritten fields, as seen through each of go-message's
+// views: the fields in order, and each key's fields and values.
+func TestRewriteHeaderInPlace(t *testing.T) {
+	keys := []string{"Content-Type", "content-type", "Subject", "X-A", "Received"}
+	values := []string{"text/plain; charset=us-ascii", "text", " spaced  value ", "image/PNG", "a/b;\r\n c=d"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		var h textproto.Header
+		for range rng.IntN(7) {
+			k, v := keys[rng.IntN(len(keys))], values[rng.IntN(len(values))]
+			if rng.IntN(2) == 0 {
+				h.AddRaw([]byte(k + ": " + v + "\r\n"))
+			} else {
+				h.Add(k, strings.ReplaceAll(v, "\r\n", ""))
+			}
+		}
+		// The reference: every field, rewritten or not, added afresh to
+		// a new header, bottom to top, from its raw bytes, or as it was
+		// made if those do not read back as its value.
+		type field struct{ raw, key, value string }
+		var fields []field
+		for f := h.Fields(); f.Next(); {
+			raw, err := f.Raw()
+			require.NoError(t, err)
+			fl := field{string(raw), f.Key(), f.Value()}
+			if strings.EqualFold(fl.key, "Content-Type") {
+				if out, oc := newFieldRewriter(&Options{}).rewrite(nil, raw, "\r\n"); oc.rewritten {
+					fl = field{raw: string(out)}
+				}
+			}
+			fields = append(fields, fl)
+		}
+		var want textproto.Header
+		for i := len(fields) - 1; i >= 0; i-- {
+			f := fields[i]
+			if f.key != "" {
+				tmp := textproto.Header{}
+				tmp.AddRaw([]byte(f.raw))
+				if tmp.Get(f.key) != f.value {
+					want.Add(f.key, f.value)
+					continue
+				}
+			}
+			want.AddRaw([]byte(f.raw))
+		}
+		before := headerView(&h)
+		_, _ = RewriteHeader(&h, Options{})
+		got, exp := headerView(&h), headerView(&want)
+		require.Equal(t, exp, got, "from %v", before)
+	}
+}
+
+// headerView is what go-message shows of h: its fields in order, then
+// each key's values and fields by key.
+func headerView(h *textproto.Header) []string {
+	var v []string
+	for f := h.Fields(); f.Next(); {
+		raw, _ := f.Raw()
+		v = append(v, f.Key()+"="+f.Value()+" raw "+string(raw))
+	}
+	for _, k := range []string{"Content-Type", "Subject", "X-A", "Received"} {
+		v = append(v, k+" values "+strings.Join(h.Values(k), "|")+" get "+h.Get(k))
+		for f := h.FieldsByKey(k); f.Next(); {
+			v = append(v, k+" by key "+f.Value())
+		}
+	}
+	return v
 }
