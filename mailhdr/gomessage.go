@@ -14,9 +14,10 @@ import (
 // RewriteHeader rewrites the Content-Type fields of h in place, as opts.To
 // says, and returns how many it rewrote. The order of the fields and the
 // raw bytes of every other field are kept, and so is the value of one
-// made with Header.Set or Add (go-message's Header.Set would move the
-// field to the top, so the fields above it are taken off and added back
-// from their raw bytes). A
+// made with Header.Set or Add. (go-message cannot replace a field where
+// it stands, so the fields from the top down to the last one rewritten
+// are taken off and added back. Like Header.Set, this changes a header
+// copied by assignment too: keep an original with Header.Copy.) A
 // rewritten field is folded with the field's own line ending (CRLF for a
 // field go-message created, which is what it writes).
 //
