@@ -409,3 +409,16 @@ func headerView(h *textproto.Header) []string {
 	}
 	return v
 }
+
+// TestRewriteHeaderCopy: a header kept with Header.Copy, as RewriteHeader's
+// doc advises, is not changed by the rewrite of the original.
+func TestRewriteHeaderCopy(t *testing.T) {
+	const in = "Subject: x\r\nContent-Type: text/plain\r\nX-A: y\r\n\r\n"
+	h := readHeader(t, in)
+	orig := h.Copy()
+	n, err := RewriteHeader(&h, Options{})
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	assert.Equal(t, in, writeHeader(t, orig))
+	assert.Equal(t, strings.Replace(in, "text/plain", "ContentType:text/plain", 1), writeHeader(t, h))
+}
