@@ -392,6 +392,11 @@ func TestMappingFlags(t *testing.T) {
 			defer c.Close()
 			require.NoError(t, c.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(tt.msg)))
 			waitLogged(t, logs, "delivered to")
+			// Standard output reaches the test through a pipe of its own,
+			// so the log line can come first: wait for the message's last
+			// line, which the rewrite leaves as it is.
+			last := tt.msg[strings.LastIndex(strings.TrimSuffix(tt.msg, "\r\n"), "\n")+1:]
+			assert.Eventually(t, func() bool { return strings.HasSuffix(stdout.String(), last) }, 10*time.Second, 10*time.Millisecond, "%s", stdout)
 			assert.Equal(t, tt.has, strings.Contains(stdout.String(), tt.out), "%s", stdout)
 			if tt.logged != "" {
 				assert.Equal(t, tt.has, strings.Contains(logs.String(), tt.logged), "%s", logs)
