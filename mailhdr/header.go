@@ -18,6 +18,11 @@ func (s *scanner) startHeader() {
 func (s *scanner) stepHeader() error {
 	line, complete, err := s.peekLine()
 	if len(line) == 0 {
+		if err != nil && !s.atLineStart {
+			// The input ends right after a piece of a line as long as
+			// the buffer: the field is cut off there.
+			s.h.partial = true
+		}
 		return err
 	}
 	if !s.atLineStart {

@@ -439,12 +439,27 @@ func TestCutFieldGoesOutAsRead(t *testing.T) {
 		})
 	}
 
-	// A top-level header cut off the same way.
+	// A top-level header cut off the same way, and cut off where a line
+	// fills the input buffer exactly (found in review: the end of the
+	// input then came with no octet of the line left to read), in the
+	// field's first line or in a continuation line.
 	const top = "Content-Type: text/plain; charset=us-a"
-	out, rep := rewriteBytes(t, []byte(top), Options{})
-	assert.Equal(t, top, string(out))
-	assert.Equal(t, 0, rep.Rewritten)
-	assert.Equal(t, []problemAt{{"top", KindTruncatedHeader}}, problemsOf(rep))
+	const p, q = "Content-Type: text/plain; name=", "Content-Type: text/plain;\r\n name="
+	for _, in := range []string{
+		top,
+		p + strings.Repeat("n", readBufSize-1-len(p)),
+		p + strings.Repeat("n", readBufSize-len(p)),
+		p + strings.Repeat("n", readBufSize+1-len(p)),
+		q + strings.Repeat("n", readBufSize-len(" name=")),
+	} {
+		out, rep := rewriteBytes(t, []byte(in), Options{})
+		assert.Equal(t, in, string(out), "%d octets", len(in))
+		assert.Equal(t, 0, rep.Rewritten, "%d octets", len(in))
+		assert.Equal(t, []problemAt{{"top", KindTruncatedHeader}}, problemsOf(rep), "%d octets", len(in))
+		got, err := io.ReadAll(NewReader(strings.NewReader(in), Options{}))
+		require.NoError(t, err)
+		assert.Equal(t, in, string(got), "%d octets", len(in))
+	}
 }
 
 // TestMaxReportBytesInclusive: a problem that takes the listed problems
