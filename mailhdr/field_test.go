@@ -529,3 +529,31 @@ func TestFoldAfterLongPrefix(t *testing.T) {
 	assert.Equal(t, []problemAt{{"top", KindLineTooLong}}, problemsOf(rep))
 	assert.Equal(t, in, string(out))
 }
+
+// TestRewriteFieldAppendsToDst: the field rewriter appends to dst, as
+// append does, whether it rewrites the field or passes it through, and
+// whatever room dst has.
+func TestRewriteFieldAppendsToDst(t *testing.T) {
+	cases := []struct {
+		name, raw, want string
+	}{
+		{"rewritten", "Content-Type: text/plain\r\n", "Content-Type: ContentType:text/plain\r\n"},
+		{"rewritten and folded", "Content-Type: text/plain; name=" + strings.Repeat("n", 200) + "\r\n", ""},
+		{"passed through", "Content-Type: ContentType:text/plain\r\n", "Content-Type: ContentType:text/plain\r\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			alone, _ := newFieldRewriter(&Options{}).rewrite(nil, []byte(tc.raw), "\r\n")
+			if tc.want != "" {
+				require.Equal(t, tc.want, string(alone))
+			}
+			for _, dst := range [][]byte{
+				[]byte("X-Before: a\r\n"),
+				append(make([]byte, 0, 4096), "X-Before: a\r\n"...),
+			} {
+				out, _ := newFieldRewriter(&Options{}).rewrite(dst, []byte(tc.raw), "\r\n")
+				assert.Equal(t, "X-Before: a\r\n"+string(alone), string(out), "cap(dst) %d", cap(dst))
+			}
+		})
+	}
+}

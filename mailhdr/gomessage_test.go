@@ -422,3 +422,45 @@ func TestRewriteHeaderCopy(t *testing.T) {
 	assert.Equal(t, in, writeHeader(t, orig))
 	assert.Equal(t, strings.Replace(in, "text/plain", "ContentType:text/plain", 1), writeHeader(t, h))
 }
+
+// TestRewriteHeaderEmptyFieldName: go-message's AddRaw and Add take a
+// field with an empty name; such a field, kept as it is, does not make
+// RewriteHeader take a rewritten Content-Type for a field made with Add.
+func TestRewriteHeaderEmptyFieldName(t *testing.T) {
+	cases := []struct {
+		name  string
+		build func(h *textproto.Header)
+		want  []string // Key=Value, top to bottom
+	}{
+		{"raw, below the Content-Type", func(h *textproto.Header) {
+			h.AddRaw([]byte(": no name\r\n"))
+			h.AddRaw([]byte("Content-Type: text/plain\r\n"))
+		}, []string{"Content-Type=ContentType:text/plain", "=no name"}},
+		{"made, below the Content-Type", func(h *textproto.Header) {
+			h.Add("", "no name")
+			h.AddRaw([]byte("Content-Type: text/plain\r\n"))
+			h.AddRaw([]byte("Subject: x\r\n"))
+		}, []string{"Subject=x", "Content-Type=ContentType:text/plain", "=no name"}},
+		{"raw, above the Content-Type", func(h *textproto.Header) {
+			h.AddRaw([]byte("Content-Type: text/plain\r\n"))
+			h.AddRaw([]byte(": no name\r\n"))
+		}, []string{"=no name", "Content-Type=ContentType:text/plain"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var h textproto.Header
+			tc.build(&h)
+			n, err := RewriteHeader(&h, Options{})
+			require.NoError(t, err)
+			assert.Equal(t, 1, n)
+			var got []string
+			for f := h.Fields(); f.Next(); {
+				got = append(got, f.Key()+"="+f.Value())
+			}
+			assert.Equal(t, tc.want, got)
+			raw, err := h.Raw("Content-Type")
+			require.NoError(t, err)
+			assert.Equal(t, "Content-Type: ContentType:text/plain\r\n", string(raw))
+		})
+	}
+}

@@ -523,3 +523,37 @@ func FuzzReadError(f *testing.F) {
 		}
 	})
 }
+
+// TestLongLineThenEndAtLineStart: a header line longer than the input
+// buffer that does end with its line ending leaves the header whole; the
+// input ending after it, at the start of a line and with no empty line,
+// cuts nothing off, so the Content-Type is rewritten and no truncated
+// header is reported. (Only a line the end of the input cuts is partial.)
+func TestLongLineThenEndAtLineStart(t *testing.T) {
+	long := strings.Repeat("a", readBufSize+100)
+	cases := []struct {
+		name, in, want string
+	}{
+		{"long field before the Content-Type",
+			"X-Long: " + long + "\r\nContent-Type: text/plain\r\n",
+			"X-Long: " + long + "\r\nContent-Type: ContentType:text/plain\r\n"},
+		{"long continuation before the Content-Type",
+			"X-Long: a\r\n " + long + "\r\nContent-Type: text/plain\r\n",
+			"X-Long: a\r\n " + long + "\r\nContent-Type: ContentType:text/plain\r\n"},
+		{"long field after the Content-Type",
+			"Content-Type: text/plain\r\nX-Long: " + long + "\r\n",
+			"Content-Type: ContentType:text/plain\r\nX-Long: " + long + "\r\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, rep := rewriteBytes(t, []byte(tc.in), Options{})
+			assert.Empty(t, problemsOf(rep))
+			assert.Equal(t, 1, rep.Rewritten)
+			assert.True(t, tc.want == string(out), "output %.80q...", out)
+
+			got, err := io.ReadAll(NewReader(strings.NewReader(tc.in), Options{}))
+			require.NoError(t, err)
+			assert.True(t, string(out) == string(got), "NewReader writes the same octets")
+		})
+	}
+}

@@ -197,6 +197,9 @@ func TestIsMultipartSigned(t *testing.T) {
 	for _, v := range []string{
 		"multipart/signed; protocol=\"a/b\"; boundary=s",
 		"Multipart/SIGNED;boundary=s",
+		"multipart/signed", // "gned" at the very end
+		"Multipart/SIGNED",
+		"multipart/mixed; boundary=signed",
 		" multipart/signed ",
 		"multipart/s\u0130gned; boundary=s",  // U+0130 lowers to "i"
 		"multipart/signed\u212A; boundary=s", // U+212A (Kelvin) lowers to "k"
@@ -229,4 +232,50 @@ func TestGnedLowersFromASCIIOnly(t *testing.T) {
 	}
 	assert.Equal(t, "multipart/signed", strings.ToLower("multipart/s\u0130gned"),
 		"the reason the test leaves out the i")
+}
+
+// TestIsMultipartSignedSkipsParse: a value without "gned" in any case,
+// including ones with only some of its letters, is told apart without
+// go-message's parse, which allocates: no allocation at all.
+func TestIsMultipartSignedSkipsParse(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts under the race detector")
+	}
+	for _, v := range []string{
+		"text/plain; charset=us-ascii",
+		"text/plain; name=planned.txt", // "ned"
+		"text/plain; name=gne.txt",     // "gne"
+		"multipart/signe; boundary=b",
+	} {
+		h := message.Header{}
+		h.Set("Content-Type", v)
+		require.False(t, isMultipartSigned(&h), "%q", v)
+		assert.Zero(t, testing.AllocsPerRun(100, func() { isMultipartSigned(&h) }), "%q", v)
+	}
+}
+
+// TestContainsFoldASCII: the "gned" prefilter finds its letters anywhere
+// in the value, at either end included, in any ASCII case, and only the
+// whole of them.
+func TestContainsFoldASCII(t *testing.T) {
+	cases := []struct {
+		s    string
+		want bool
+	}{
+		{"gned", true},
+		{"GNED", true},
+		{"gNeD; x", true},          // at the start
+		{"multipart/signed", true}, // at the end
+		{"multipart/SIGNED", true}, // at the end, upper case
+		{"text/plain; a=gned; b", true},
+		{"gne", false},
+		{"multipart/signe", false},
+		{"multipart/gne d", false},
+		{"ned", false},
+		{"", false},
+		{"text/plain; charset=us-ascii", false},
+	}
+	for _, tc := range cases {
+		assert.Equal(t, tc.want, containsFoldASCII(tc.s, "gned"), "%q", tc.s)
+	}
 }
