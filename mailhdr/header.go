@@ -60,6 +60,9 @@ func (s *scanner) stepHeader() error {
 		return nil
 	case isWSP(line[0]):
 		if s.h.field == fieldNone {
+			if err != nil && !complete {
+				return s.cutLine(line)
+			}
 			return s.malformed("a continuation line with no field before it")
 		}
 	default:
@@ -71,6 +74,9 @@ func (s *scanner) stepHeader() error {
 				s.headerPiece(line, complete)
 				s.h.field = fieldNone
 				return nil
+			}
+			if err != nil && !complete {
+				return s.cutLine(line)
 			}
 			return s.malformed("a line that is not a header field")
 		}
@@ -133,6 +139,19 @@ func (s *scanner) opaque() {
 
 // malformed ends the header at a line that does not belong in it, which
 // becomes the first line of the body (left unread).
+// cutLine takes the last line of the input, cut off before its end,
+// which is not a field as far as it goes: the start of a field's name
+// before its colon, or a CR of the empty line. The header is cut off
+// (KindTruncatedHeader), not malformed.
+func (s *scanner) cutLine(line []byte) error {
+	s.flushField()
+	s.h.field = fieldOther
+	s.headerPiece(line, false)
+	s.h.field = fieldNone
+	s.h.partial = true
+	return nil
+}
+
 func (s *scanner) malformed(why string) error {
 	s.flushField()
 	s.problem(KindMalformedHeader, s.path, s.off, why+"; the header ends there", nil)

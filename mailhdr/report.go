@@ -32,7 +32,9 @@ const (
 	// KindMalformedHeader: a header line that is neither a field nor a
 	// continuation (no colon, a bad field name, or a continuation with no
 	// field before it). As in RFC 5322 parsers such as Python's email, the
-	// header ends there and the line is the first line of the body.
+	// header ends there and the line is the first line of the body. A last
+	// line cut off by the end of the input before any colon (the start of
+	// a field's name, the CR of the empty line) is KindTruncatedHeader.
 	KindMalformedHeader
 	// KindTruncatedHeader: a header cut off by the end of the input in the
 	// middle of a line, or by a multipart delimiter before its empty line.

@@ -416,6 +416,10 @@ func TestCutFieldGoesOutAsRead(t *testing.T) {
 		{"cut line longer than the buffer", "Content-Type: text/plain; name=" + strings.Repeat("n", readBufSize+100), true, truncated},
 		{"cut after the field", "Content-Type: text/plain\r\nX-A: b", false, truncated},
 		{"whole field, no empty line", "Content-Type: text/plain\r\n", false, []problemAt{{"top", KindMissingDelimiter}}},
+		// Cut off before a colon: the header is cut off, not malformed.
+		{"cut field name", "Content-Type: text/plain\r\nSubj", false, truncated},
+		{"cut empty line", "Content-Type: text/plain\r\n\r", false, truncated},
+		{"cut continuation with no field", " x", true, truncated},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -447,6 +451,9 @@ func TestCutFieldGoesOutAsRead(t *testing.T) {
 	const p, q = "Content-Type: text/plain; name=", "Content-Type: text/plain;\r\n name="
 	for _, in := range []string{
 		top,
+		"Subj",
+		"\r",
+		" folded",
 		p + strings.Repeat("n", readBufSize-1-len(p)),
 		p + strings.Repeat("n", readBufSize-len(p)),
 		p + strings.Repeat("n", readBufSize+1-len(p)),
