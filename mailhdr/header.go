@@ -137,8 +137,6 @@ func (s *scanner) opaque() {
 	s.state = inBody
 }
 
-// malformed ends the header at a line that does not belong in it, which
-// becomes the first line of the body (left unread).
 // cutLine takes the last line of the input, cut off before its end,
 // which is not a field as far as it goes: the start of a field's name
 // before its colon, or a CR of the empty line. The header is cut off
@@ -152,6 +150,8 @@ func (s *scanner) cutLine(line []byte) error {
 	return nil
 }
 
+// malformed ends the header at a line that does not belong in it, which
+// becomes the first line of the body (left unread).
 func (s *scanner) malformed(why string) error {
 	s.flushField()
 	s.problem(KindMalformedHeader, s.path, s.off, why+"; the header ends there", nil)
