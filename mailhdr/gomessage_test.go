@@ -321,17 +321,13 @@ func TestRewriteHeaderKeepsMadeFields(t *testing.T) {
 	n, err := RewriteHeader(&h, Options{})
 	require.NoError(t, err)
 	require.Equal(t, 1, n)
-	var got []string
-	for f := h.Fields(); f.Next(); {
-		got = append(got, f.Key()+"="+f.Value())
-	}
 	assert.Equal(t, []string{
 		"Subject=second",
 		"X-Long=" + strings.Repeat("word   ", 30),
 		"Subject=  indented subject ",
 		"X-Read=raw  value",
 		`Content-Type=ContentType:text/plain`,
-	}, got)
+	}, fieldsOf(&h))
 	raw, err := h.Raw("X-Read")
 	require.NoError(t, err)
 	assert.Equal(t, "X-Read:  raw  value \r\n", string(raw))
@@ -453,14 +449,19 @@ func TestRewriteHeaderEmptyFieldName(t *testing.T) {
 			n, err := RewriteHeader(&h, Options{})
 			require.NoError(t, err)
 			assert.Equal(t, 1, n)
-			var got []string
-			for f := h.Fields(); f.Next(); {
-				got = append(got, f.Key()+"="+f.Value())
-			}
-			assert.Equal(t, tc.want, got)
+			assert.Equal(t, tc.want, fieldsOf(&h))
 			raw, err := h.Raw("Content-Type")
 			require.NoError(t, err)
 			assert.Equal(t, "Content-Type: ContentType:text/plain\r\n", string(raw))
 		})
 	}
+}
+
+// fieldsOf returns h's fields, top to bottom, as Key=Value.
+func fieldsOf(h *textproto.Header) []string {
+	var v []string
+	for f := h.Fields(); f.Next(); {
+		v = append(v, f.Key()+"="+f.Value())
+	}
+	return v
 }
