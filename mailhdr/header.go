@@ -18,20 +18,12 @@ func (s *scanner) startHeader() {
 func (s *scanner) stepHeader() error {
 	line, complete, err := s.peekLine()
 	if len(line) == 0 {
-		if err != nil && !s.atLineStart {
-			// The input ends right after a piece of a line as long as
-			// the buffer: the field is cut off there.
-			s.h.partial = true
-		}
 		return err
 	}
 	if !s.atLineStart {
 		// A further piece of a long field line, maybe the last one, cut
 		// off by the end of the input.
 		s.headerPiece(line, complete)
-		if err != nil && !complete {
-			s.h.partial = true
-		}
 		return nil
 	}
 	text, nl := lineEnd(line)
@@ -61,7 +53,8 @@ func (s *scanner) stepHeader() error {
 	case isWSP(line[0]):
 		if s.h.field == fieldNone {
 			if err != nil && !complete {
-				return s.cutLine(line)
+				s.otherLine(line, false) // cut off: the header is truncated
+				return nil
 			}
 			return s.malformed("a continuation line with no field before it")
 		}
@@ -70,13 +63,15 @@ func (s *scanner) stepHeader() error {
 		if !ok {
 			if s.off == 0 && bytes.HasPrefix(line, []byte("From ")) {
 				// An mbox envelope line before the message: not a field.
-				s.h.field = fieldOther
-				s.headerPiece(line, complete)
-				s.h.field = fieldNone
+				s.otherLine(line, complete)
 				return nil
 			}
 			if err != nil && !complete {
-				return s.cutLine(line)
+				// Cut off before its colon, maybe the start of a field's
+				// name or the CR of the empty line: the header is
+				// truncated, not malformed.
+				s.otherLine(line, false)
+				return nil
 			}
 			return s.malformed("a line that is not a header field")
 		}
@@ -86,9 +81,6 @@ func (s *scanner) stepHeader() error {
 	}
 	s.h.lines++
 	s.headerPiece(line, complete)
-	if err != nil && !complete {
-		s.h.partial = true
-	}
 	return nil
 }
 
@@ -137,17 +129,14 @@ func (s *scanner) opaque() {
 	s.state = inBody
 }
 
-// cutLine takes the last line of the input, cut off before its end,
-// which is not a field as far as it goes: the start of a field's name
-// before its colon, or a CR of the empty line. The header is cut off
-// (KindTruncatedHeader), not malformed.
-func (s *scanner) cutLine(line []byte) error {
+// otherLine takes a line of the header that belongs to no field as it
+// is: an mbox envelope line, or a last line the end of the input cut off
+// before any colon.
+func (s *scanner) otherLine(line []byte, complete bool) {
 	s.flushField()
 	s.h.field = fieldOther
-	s.headerPiece(line, false)
+	s.headerPiece(line, complete)
 	s.h.field = fieldNone
-	s.h.partial = true
-	return nil
 }
 
 // malformed ends the header at a line that does not belong in it, which

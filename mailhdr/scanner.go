@@ -36,7 +36,6 @@ type header struct {
 	start      int64 // input offset of the block
 	size       int   // octets read
 	lines      int
-	partial    bool // the last line read had no line ending (end of input)
 	field      fieldClass
 	fieldStart int64
 	ctSeen     bool
@@ -64,7 +63,9 @@ type scanner struct {
 	state scanState
 	h     header
 	// atLineStart: the next input octet starts a line. False inside a
-	// line longer than the buffer, which is passed on in pieces.
+	// line longer than the buffer, which is passed on in pieces, and
+	// after a last line that the end of the input cut off (finish reads
+	// a header cut off so).
 	atLineStart bool
 	off         int64  // input offset of the next octet
 	nl          string // the last line ending seen in a header
@@ -340,7 +341,7 @@ func (s *scanner) applyDelimiter(d delimiter, n int, nl string) {
 // finish reports what the end of the input leaves open.
 func (s *scanner) finish() {
 	if s.state == inHeader {
-		if s.h.partial {
+		if !s.atLineStart {
 			// The input ends in the middle of a line: the field held then
 			// is cut off and might have gone on (more parameters, a
 			// longer value), so, as after a read error, it goes out as
