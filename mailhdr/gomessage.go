@@ -62,11 +62,11 @@ func Label(h *textproto.Header) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("mailhdr: %w", err)
 	}
-	colon := bytes.IndexByte(raw, ':')
-	if colon < 0 {
+	_, after, ok := bytes.Cut(raw, []byte{':'})
+	if !ok {
 		return "", nil
 	}
-	label, _, _ := readLabel(nil, raw[colon+1:])
+	label, _, _ := readLabel(nil, after)
 	return label, nil
 }
 
