@@ -91,8 +91,7 @@ func assertReportWithin(t *testing.T, rep *Report, max int) {
 		total += len(p.Path)*8 + len(p.Detail)
 		if p.Err != nil {
 			total += len(p.Err.Error())
-			var me *mapping.Error
-			if errors.As(p.Err, &me) {
+			if me, ok := errors.AsType[*mapping.Error](p.Err); ok {
 				total += len(me.Input)
 			}
 		}

@@ -179,8 +179,7 @@ func ExampleReport_Err() {
 	rep, _ := mailhdr.Rewrite(io.Discard, strings.NewReader(msg), mailhdr.Options{})
 	err := rep.Err()
 	fmt.Println(rep.OK(), errors.Is(err, mailhdr.ErrMapping), errors.Is(err, mailhdr.ErrNoBoundary))
-	var me *mapping.Error
-	if errors.As(err, &me) {
+	if me, ok := errors.AsType[*mapping.Error](err); ok {
 		fmt.Println(me.Kind)
 	}
 	// Output:

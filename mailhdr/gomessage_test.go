@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -370,8 +371,7 @@ func TestRewriteHeaderInPlace(t *testing.T) {
 			fields = append(fields, fl)
 		}
 		var want textproto.Header
-		for i := len(fields) - 1; i >= 0; i-- {
-			f := fields[i]
+		for _, f := range slices.Backward(fields) {
 			if f.key != "" {
 				tmp := textproto.Header{}
 				tmp.AddRaw([]byte(f.raw))

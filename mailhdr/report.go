@@ -203,8 +203,8 @@ type Problem struct {
 // Error returns "mailhdr: <path>: <kind>: <detail>", with the
 // underlying error appended. Problem has value methods, so that a Problem
 // taken from Report.Problems is an error as it stands; the errors
-// RewriteHeader and Report.Err return hold *Problem, which errors.As
-// finds with a *Problem target.
+// RewriteHeader and Report.Err return hold *Problem, which
+// errors.AsType[*Problem] (or errors.As with a *Problem target) finds.
 func (p Problem) Error() string {
 	s := "mailhdr: " + p.Path.String() + ": " + p.Kind.String()
 	if p.Detail != "" {
@@ -301,8 +301,7 @@ func problemSize(p *Problem) int {
 	n := int(unsafe.Sizeof(*p)) + len(p.Detail) + len(p.Path)*int(unsafe.Sizeof(0))
 	if p.Err != nil {
 		n += len(p.Err.Error())
-		var me *mapping.Error
-		if errors.As(p.Err, &me) {
+		if me, ok := errors.AsType[*mapping.Error](p.Err); ok {
 			n += int(unsafe.Sizeof(*me)) + len(me.Input)
 		}
 	}

@@ -106,7 +106,7 @@ var sentinels = [...]error{
 
 // Error is the error every function of this package returns. It unwraps to
 // the sentinel of its kind, so both errors.Is(err, ErrCTL) and
-// errors.As(err, &e) with e *Error work.
+// errors.AsType[*Error](err) (or errors.As) work.
 type Error struct {
 	// Kind is the SPEC error kind.
 	Kind Kind
@@ -146,8 +146,7 @@ func (e *Error) Unwrap() error {
 // KindOf returns the kind of err if it is or wraps a mapping error (an
 // *Error or one of the sentinels), and 0 otherwise.
 func KindOf(err error) Kind {
-	var e *Error
-	if errors.As(err, &e) {
+	if e, ok := errors.AsType[*Error](err); ok {
 		return e.Kind
 	}
 	for k, s := range sentinels {

@@ -239,8 +239,7 @@ func ExampleKindOf() {
 
 func ExampleError() {
 	_, err := mapping.ToContentType("ContentType:text/plain%3B%20evil%3D1")
-	var e *mapping.Error
-	if errors.As(err, &e) {
+	if e, ok := errors.AsType[*mapping.Error](err); ok {
 		fmt.Println(e.Kind, e.Offset)
 	}
 	fmt.Println(errors.Is(err, mapping.ErrBadMIMEType))

@@ -85,7 +85,7 @@ var sentinels = [...]error{
 
 // Error is the error every function of this package returns. It unwraps to
 // the sentinel of its kind, so both errors.Is(err, ErrBadUTF8) and
-// errors.As(err, &e) with e *Error work.
+// errors.AsType[*Error](err) (or errors.As) work.
 type Error struct {
 	// Kind says what is wrong.
 	Kind Kind

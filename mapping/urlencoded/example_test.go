@@ -35,8 +35,7 @@ func ExampleDecode() {
 
 func ExampleDecode_error() {
 	_, err := urlencoded.Decode("Chevron3=Bo%F6tes")
-	var e *urlencoded.Error
-	if errors.As(err, &e) {
+	if e, ok := errors.AsType[*urlencoded.Error](err); ok {
 		fmt.Println(e.Kind, e.Offset, errors.Is(err, urlencoded.ErrBadUTF8))
 		fmt.Println(err)
 	}
@@ -68,8 +67,7 @@ func ExampleDecoder_Decode() {
 	}
 	printSet(d)
 	_, err = dec.Decode("a;b;c;d")
-	var e *urlencoded.Error
-	if errors.As(err, &e) {
+	if e, ok := errors.AsType[*urlencoded.Error](err); ok {
 		fmt.Println(e.Kind, e.Index, e.Offset, errors.Is(err, urlencoded.ErrTooManyPairs))
 	}
 	// Output:
