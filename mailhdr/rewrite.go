@@ -31,8 +31,10 @@ import (
 // Malformed input is copied, never refused: the Report lists each
 // Content-Type that was not rewritten and each part of the message that
 // was passed through unexamined, and why. The error is a read or write
-// error only; the Report then covers the input read so far, and after a
-// read error dst has the output of that input, as a Reader returns it (a
+// error, or one wrapping ErrUnknownTarget for an Options.To that names
+// no Target (then nothing is read or written). After a read or write
+// error the Report covers the input read so far, and after a read error
+// dst has the output of that input, as a Reader returns it (a
 // Content-Type field still being read, which might have gone on, as it
 // was read).
 //

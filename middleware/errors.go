@@ -72,10 +72,11 @@ type Error struct {
 	// Label is the Content-Type field value as it was (for
 	// ErrMultipleLabels, the first one).
 	Label string
-	// Err is a *mapping.Error, a *urlencoded.Error, an
-	// *http.MaxBytesError, one of this package's sentinels, or for a form
-	// body that cannot be read an error that is ErrFormUnreadable and
-	// unwraps to the read error.
+	// Err is a *mapping.Error, a *urlencoded.Error, one of this
+	// package's sentinels, or an error that is one for errors.Is and
+	// unwraps to its cause: ErrFormTooLarge and the *http.MaxBytesError
+	// of a limit set upstream; ErrFormUnreadable and the read error of a
+	// form body that cannot be read.
 	Err error
 }
 
@@ -136,7 +137,6 @@ func (e *Error) Unwrap() error { return e.Err }
 // (ErrLabelTooLong, ErrFormTooLarge, ...), mapping's (mapping.ErrCTL,
 // ...) or urlencoded's, or mapping.KindOf.
 func (e *Error) Kind() string {
-	var tooBig *http.MaxBytesError
 	switch {
 	case errors.Is(e.Err, ErrMultipleLabels):
 		return "multiple-labels"
@@ -148,7 +148,7 @@ func (e *Error) Kind() string {
 		return "structure-change"
 	case errors.Is(e.Err, ErrInvalidHeaderValue):
 		return "invalid-header-value"
-	case errors.Is(e.Err, ErrFormTooLarge) || errors.As(e.Err, &tooBig):
+	case errors.Is(e.Err, ErrFormTooLarge):
 		return "form-too-large"
 	case errors.Is(e.Err, ErrFormUnreadable):
 		return "form-unreadable"

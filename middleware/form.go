@@ -25,7 +25,10 @@ var maxBytesReaderType = reflect.TypeOf(http.MaxBytesReader(nil, http.NoBody, 0)
 
 var (
 	// ErrFormTooLarge: an application/www-form-urlencoded body longer
-	// than Options.MaxFormBytes.
+	// than Options.MaxFormBytes, or than a limit set upstream with
+	// http.MaxBytesReader (http.MaxBytesHandler); the *Error's Err is then
+	// ErrFormTooLarge for errors.Is and unwraps to the
+	// *http.MaxBytesError.
 	ErrFormTooLarge = errors.New("middleware: form body larger than the limit")
 	// ErrFormUnreadable: an application/www-form-urlencoded body that
 	// could not be read (a broken chunked encoding, a read timeout, a
@@ -43,6 +46,15 @@ type formReadError struct{ err error }
 func (e formReadError) Error() string        { return e.err.Error() }
 func (e formReadError) Is(target error) bool { return target == ErrFormUnreadable }
 func (e formReadError) Unwrap() error        { return e.err }
+
+// formLimitError is the error of a form body over a limit set upstream:
+// it is ErrFormTooLarge (errors.Is), as a body over Options.MaxFormBytes
+// is, and unwraps to the *http.MaxBytesError, whose message it keeps.
+type formLimitError struct{ err *http.MaxBytesError }
+
+func (e formLimitError) Error() string        { return e.err.Error() }
+func (e formLimitError) Is(target error) bool { return target == ErrFormTooLarge }
+func (e formLimitError) Unwrap() error        { return e.err }
 
 // failedReader returns err from every Read.
 type failedReader struct{ err error }
@@ -108,7 +120,9 @@ func (rw *rewriter) decodeForm(r *http.Request) error {
 	err := readErr
 	var tooBig *http.MaxBytesError
 	switch {
-	case err != nil && !errors.As(err, &tooBig):
+	case errors.As(err, &tooBig):
+		err = formLimitError{tooBig}
+	case err != nil:
 		err = formReadError{err}
 	case err == nil && int64(len(buf)) > limit:
 		err = ErrFormTooLarge

@@ -326,7 +326,11 @@ func TestFormBodyLimitedUpstream(t *testing.T) {
 			var e *Error
 			require.ErrorAs(t, reported, &e)
 			assert.Equal(t, "form-too-large", e.Kind())
-			assert.IsType(t, &http.MaxBytesError{}, e.Err, "the limit's own error, as Error.Err documents")
+			assert.ErrorIs(t, reported, ErrFormTooLarge, "whichever limit it is over")
+			var tooBig *http.MaxBytesError
+			require.ErrorAs(t, reported, &tooBig, "the limit's own error, as Error.Err documents")
+			assert.EqualValues(t, 4, tooBig.Limit)
+			assert.Contains(t, reported.Error(), tooBig.Error())
 			assert.NotErrorIs(t, reported, ErrFormUnreadable)
 			assert.Equal(t, policy == PassThrough, ran)
 			if policy == Reject {

@@ -230,7 +230,7 @@ func TestErrorKind(t *testing.T) {
 		{merr, "ctl", 415},
 		{errors.New("other"), "unknown", 415},
 		{ErrFormTooLarge, "form-too-large", 413},
-		{&http.MaxBytesError{Limit: 1}, "form-too-large", 413},
+		{formLimitError{&http.MaxBytesError{Limit: 1}}, "form-too-large", 413},
 		{utf8Err, "form-bad-utf8", 400},
 		{pairsErr, "form-too-many-pairs", 400},
 		{formReadError{io.ErrUnexpectedEOF}, "form-unreadable", 400},
