@@ -16,7 +16,8 @@ import (
 // (4x; BenchmarkSize gives the real figures) so that a loaded machine does
 // not fail it, while any quadratic path (a factor near 1000) would. The
 // trials of the two sizes alternate, so that a change in the machine's
-// load (another package's tests starting beside this one) weighs on both.
+// load (another package's tests starting beside this one) weighs on both,
+// and a ratio over the bound is measured again, up to three rounds.
 func TestLinearCost(t *testing.T) {
 	// trial maps in repeatedly, about 2 MiB in all, and returns the time
 	// it took in ns per input byte.
@@ -53,8 +54,18 @@ func TestLinearCost(t *testing.T) {
 		{"ToContentType", toCT, largeURI(1 << 10), largeURI(1 << 20)},
 		{"ToURI uri.", toURI, "application/uri.x%3Ay" + largeContentType(1 << 10)[10:], "application/uri.x%3Ay" + largeContentType(1 << 20)[10:]},
 	} {
-		small, large := perByte(c.f, c.small, c.large)
-		t.Logf("%s: %.2f ns/byte at 1 KiB, %.2f ns/byte at 1 MiB", c.name, small, large)
+		// A slow spell on a shared machine can fall on the three large
+		// trials and spare a small one (a 2.5x ratio was seen under
+		// load); it does not last through three rounds, while a
+		// quadratic path fails every one.
+		var small, large float64
+		for round := 1; round <= 3; round++ {
+			small, large = perByte(c.f, c.small, c.large)
+			t.Logf("%s, round %d: %.2f ns/byte at 1 KiB, %.2f ns/byte at 1 MiB", c.name, round, small, large)
+			if large < 4*small {
+				break
+			}
+		}
 		assert.Less(t, large, 4*small, "%s: cost per byte grows with the input", c.name)
 	}
 }
