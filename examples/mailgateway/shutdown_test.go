@@ -1,0 +1,121 @@
+package main
+
+import (
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestInterruptFinishesMessage: interrupted, the gateway takes no new
+// connection but lets a message under way finish (for up to 10 seconds),
+// and delivers it, before it exits with status 0.
+func TestInterruptFinishesMessage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	dir := t.TempDir()
+	cmd, addr, _, _, logs := startGateway(t, "-dir", dir)
+	c, err := smtp.Dial(addr)
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.Mail("a@example.com", nil))
+	require.NoError(t, c.Rcpt("b@example.net", nil))
+	w, err := c.Data() // the gateway has answered 354: the message is under way
+	require.NoError(t, err)
+
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	assert.Eventually(t, func() bool {
+		conn, err := net.Dial("tcp", addr)
+		if err == nil {
+			conn.Close()
+		}
+		return err != nil
+	}, 10*time.Second, 10*time.Millisecond, "still taking connections")
+
+	_, err = io.WriteString(w, msg)
+	require.NoError(t, err)
+	require.NoError(t, w.Close(), "the message under way was not accepted")
+	require.NoError(t, c.Quit())
+	state, err := cmd.Process.Wait()
+	require.NoError(t, err)
+	assert.Equal(t, 0, state.ExitCode())
+	for _, want := range []string{
+		"mailgateway: rewriting Content-Types to uri, delivering to the folder " + dir + "\n",
+		"mailgateway: stopping: no new sessions; waiting up to 10s for the messages under way",
+		`message from a@example.com: delivered to ["b@example.net"]; Content-Type fields rewritten: `,
+	} {
+		waitLogged(t, logs, want)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.eml"))
+	require.Len(t, files, 1)
+	b, err := os.ReadFile(files[0])
+	require.NoError(t, err)
+	delivered, ok := strings.CutPrefix(string(b), returnPath)
+	require.True(t, ok, "%q", b)
+	rest, hops := untraced(delivered)
+	assert.Equal(t, 1, hops, "%q", b)
+	assert.Equal(t, rewritten, rest)
+}
+
+// TestInterruptCutsOffAfterGrace: a message still under way when -grace
+// runs out is cut off, no file is delivered, and the gateway says so and
+// exits with status 1.
+func TestInterruptCutsOffAfterGrace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	dir := t.TempDir()
+	cmd, addr, _, _, logs := startGateway(t, "-dir", dir, "-grace", "300ms")
+	c, err := smtp.Dial(addr)
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.Mail("a@example.com", nil))
+	require.NoError(t, c.Rcpt("b@example.net", nil))
+	w, err := c.Data()
+	require.NoError(t, err)
+	_, err = io.WriteString(w, "Subject: never finished\r\n")
+	require.NoError(t, err)
+
+	interrupted := time.Now()
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	state, err := cmd.Process.Wait()
+	require.NoError(t, err)
+	assert.Equal(t, 1, state.ExitCode())
+	assert.Less(t, time.Since(interrupted), 5*time.Second, "-grace 300ms, not the default 10s")
+	const want = "mailgateway: sessions still open after -grace 300ms, cut off"
+	waitLogged(t, logs, want)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.eml"))
+	assert.Empty(t, files)
+}
+
+// TestSecondInterrupt: interrupted again while it waits for a message
+// under way, the gateway ends at once, long before -grace.
+func TestSecondInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	cmd, addr, _, _, logs := startGateway(t, "-dir", t.TempDir(), "-grace", "30s")
+	c, err := smtp.Dial(addr)
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.Mail("a@example.com", nil))
+	require.NoError(t, c.Rcpt("b@example.net", nil))
+	_, err = c.Data()
+	require.NoError(t, err)
+
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	waitLogged(t, logs, "mailgateway: stopping: no new sessions; waiting up to 30s")
+	interrupted := time.Now()
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	_, err = cmd.Process.Wait()
+	require.NoError(t, err)
+	assert.Less(t, time.Since(interrupted), 5*time.Second)
+}
