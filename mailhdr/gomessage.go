@@ -203,7 +203,8 @@ func rewriteHeader(h *textproto.Header, fr *fieldRewriter) (int, []*Problem, err
 //
 // The Report lists the fields not rewritten, with go-message's 0-based
 // part indices turned into Path's 1-based numbers. The error is the one
-// fn or go-message returned.
+// fn or go-message returned, or one wrapping ErrUnknownTarget for an
+// Options.To that names no Target (then fn is not called).
 //
 // Of the limits of opts, only MaxProblems and MaxReportBytes apply:
 // go-message has read each header already, and Walk descends as deeply as

@@ -74,9 +74,10 @@ type Error struct {
 	Label string
 	// Err is a *mapping.Error, a *urlencoded.Error, one of this
 	// package's sentinels, or an error that is one for errors.Is and
-	// unwraps to its cause: ErrFormTooLarge and the *http.MaxBytesError
-	// of a limit set upstream; ErrFormUnreadable and the read error of a
-	// form body that cannot be read.
+	// unwraps to its cause: ErrFormTooLarge and the read error of a
+	// limit set upstream (an *http.MaxBytesError, or an error wrapping
+	// one); ErrFormUnreadable and the read error of a form body that
+	// cannot be read.
 	Err error
 }
 
@@ -137,6 +138,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // (ErrLabelTooLong, ErrFormTooLarge, ...), mapping's (mapping.ErrCTL,
 // ...) or urlencoded's, or mapping.KindOf.
 func (e *Error) Kind() string {
+	var tooBig *http.MaxBytesError
 	switch {
 	case errors.Is(e.Err, ErrMultipleLabels):
 		return "multiple-labels"
@@ -148,7 +150,9 @@ func (e *Error) Kind() string {
 		return "structure-change"
 	case errors.Is(e.Err, ErrInvalidHeaderValue):
 		return "invalid-header-value"
-	case errors.Is(e.Err, ErrFormTooLarge):
+	case errors.Is(e.Err, ErrFormTooLarge) || errors.As(e.Err, &tooBig):
+		// The second for an Error built by hand around the limit's own
+		// error, as this package's were before formLimitError.
 		return "form-too-large"
 	case errors.Is(e.Err, ErrFormUnreadable):
 		return "form-unreadable"

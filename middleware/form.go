@@ -27,8 +27,8 @@ var (
 	// ErrFormTooLarge: an application/www-form-urlencoded body longer
 	// than Options.MaxFormBytes, or than a limit set upstream with
 	// http.MaxBytesReader (http.MaxBytesHandler); the *Error's Err is then
-	// ErrFormTooLarge for errors.Is and unwraps to the
-	// *http.MaxBytesError.
+	// ErrFormTooLarge for errors.Is and unwraps to the read error, in
+	// which errors.As finds the *http.MaxBytesError.
 	ErrFormTooLarge = errors.New("middleware: form body larger than the limit")
 	// ErrFormUnreadable: an application/www-form-urlencoded body that
 	// could not be read (a broken chunked encoding, a read timeout, a
@@ -49,8 +49,10 @@ func (e formReadError) Unwrap() error        { return e.err }
 
 // formLimitError is the error of a form body over a limit set upstream:
 // it is ErrFormTooLarge (errors.Is), as a body over Options.MaxFormBytes
-// is, and unwraps to the *http.MaxBytesError, whose message it keeps.
-type formLimitError struct{ err *http.MaxBytesError }
+// is, and unwraps to the read error, which is or wraps the
+// *http.MaxBytesError, and whose message it keeps (as formReadError does,
+// a body wrapper's own context included).
+type formLimitError struct{ err error }
 
 func (e formLimitError) Error() string        { return e.err.Error() }
 func (e formLimitError) Is(target error) bool { return target == ErrFormTooLarge }
@@ -121,7 +123,7 @@ func (rw *rewriter) decodeForm(r *http.Request) error {
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		err = formLimitError{tooBig}
+		err = formLimitError{err}
 	case err != nil:
 		err = formReadError{err}
 	case err == nil && int64(len(buf)) > limit:

@@ -3,6 +3,7 @@ package middleware
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"net"
@@ -339,6 +340,42 @@ func TestFormBodyLimitedUpstream(t *testing.T) {
 			}
 		})
 	}
+}
+
+// wrappedBody is a body wrapper (a decompressor, say) that adds its own
+// context to its source's read errors.
+type wrappedBody struct{ io.ReadCloser }
+
+var errInflate = errors.New("inflate")
+
+func (b wrappedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("%w: %w", errInflate, err)
+	}
+	return n, err
+}
+
+// A limit set upstream and reached through a body wrapper keeps the
+// wrapper's context, as a read error does, and is still too large.
+func TestFormBodyLimitedUpstreamWrapped(t *testing.T) {
+	var reported error
+	mw := Rewrite(Options{DecodeForms: true, OnError: func(_ *http.Request, err error) { reported = err }})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = wrappedBody{http.MaxBytesReader(w, r.Body, 4)}
+		mw(http.NotFoundHandler()).ServeHTTP(w, r)
+	})
+	r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader("k=123456789"))
+	r.Header.Set("Content-Type", "application/www-form-urlencoded")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+
+	assert.Equal(t, http.StatusRequestEntityTooLarge, w.Code)
+	assert.ErrorIs(t, reported, ErrFormTooLarge)
+	assert.ErrorIs(t, reported, errInflate, "the wrapper's context")
+	var tooBig *http.MaxBytesError
+	require.ErrorAs(t, reported, &tooBig)
+	assert.Contains(t, reported.Error(), "(form-too-large): inflate: "+tooBig.Error())
 }
 
 // A form request without a body (http.NoBody, as net/http's server and

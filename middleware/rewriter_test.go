@@ -2,6 +2,7 @@ package middleware
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -231,6 +232,8 @@ func TestErrorKind(t *testing.T) {
 		{errors.New("other"), "unknown", 415},
 		{ErrFormTooLarge, "form-too-large", 413},
 		{formLimitError{&http.MaxBytesError{Limit: 1}}, "form-too-large", 413},
+		{formLimitError{fmt.Errorf("inflate: %w", &http.MaxBytesError{Limit: 1})}, "form-too-large", 413},
+		{&http.MaxBytesError{Limit: 1}, "form-too-large", 413}, // an Error built by hand
 		{utf8Err, "form-bad-utf8", 400},
 		{pairsErr, "form-too-many-pairs", 400},
 		{formReadError{io.ErrUnexpectedEOF}, "form-unreadable", 400},

@@ -39,11 +39,15 @@ func TestIdleConn(t *testing.T) {
 	require.ErrorAs(t, err, &ne)
 	require.True(t, ne.Timeout())
 
-	// With "b" waiting, a read given a fresh deadline would return it: no
-	// clock is needed to tell "at once" from "a new timeout".
+	// With "b" waiting, a read given a fresh deadline would return it. A
+	// read that waited out a timeout first, with the timeout now a minute,
+	// would take far longer than any stall of a loaded machine.
+	c.timeout = time.Minute
 	_, werr := client.Write([]byte("b"))
 	require.NoError(t, werr)
+	start := time.Now()
 	n, err2 := c.Read(buf)
 	assert.Zero(t, n, "the waiting octet was read: the expired read was not final")
 	assert.Equal(t, err, err2, "the same error")
+	assert.Less(t, time.Since(start), 10*time.Second, "at once, not after a timeout")
 }
