@@ -10,7 +10,7 @@
 // and printed on one line of standard output: the mapped value, or
 // ERROR:<kind> with the SPEC error kind. With mail (or -mail) as its first
 // argument it rewrites the Content-Type fields of a MIME message instead.
-// Run cturi -h for the details.
+// cturi -version prints its version. Run cturi -h for the details.
 package main
 
 import (
@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 )
@@ -52,6 +53,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	lenient := fs.Bool("lenient", false, "accept unquoted parameter values as mail software writes them")
 	asJSON := fs.Bool("json", false, "print one JSON object per value")
 	mail := fs.Bool("mail", false, "as the first argument: the same as cturi mail (cturi mail -h)")
+	version := fs.Bool("version", false, "print cturi's version and the Go release that built it, and exit")
 	// The usage goes to standard output for -h; after a bad command line,
 	// what is wrong goes to standard error with a pointer to -h, rather
 	// than the usage's 30 lines, which would scroll it away.
@@ -62,6 +64,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitOK
 		}
 		return badUsage(stderr, "cturi", nil)
+	}
+	if *version {
+		// As -h: whatever else the command line holds.
+		fmt.Fprintln(stdout, versionLine(debug.ReadBuildInfo()))
+		return exitOK
 	}
 	m, err := newMapper(*to, *strict, *lenient)
 	if err == nil && *mail {
