@@ -18,9 +18,7 @@ import (
 
 // TestDestinationLogged: the gateway says at start where it delivers.
 func TestDestinationLogged(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the command")
-	}
+	needsCommand(t)
 	dir := t.TempDir()
 	for _, tt := range []struct {
 		args []string
@@ -42,9 +40,7 @@ func TestDestinationLogged(t *testing.T) {
 // signs is not rewritten, unless -rewrite-signed; -strict-uri writes %22
 // delimiters; -strict-parsing refuses mail's unquoted values.
 func TestMappingFlags(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the command")
-	}
+	needsCommand(t)
 	const controlled = "Content-Type: application/xml; URI-body=\"http://example.com/ns\"\r\n"
 	const signed = "Content-Type: multipart/signed; protocol=\"a/b\"; boundary=s\r\n\r\n--s\r\n" +
 		"Content-Type: text/plain\r\n\r\nx\r\n--s\r\nContent-Type: a/b\r\n\r\ny\r\n--s--\r\n"
@@ -90,9 +86,7 @@ func TestMappingFlags(t *testing.T) {
 // TestHostname: -hostname names the gateway in its greeting and in its
 // Received field.
 func TestHostname(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the command")
-	}
+	needsCommand(t)
 	addr, _, stdout := gateway(t, "-hostname", "mx-1.example")
 	greeting := readGreeting(t, addr)
 	assert.True(t, strings.HasPrefix(greeting, "220 mx-1.example "), "%q", greeting)
@@ -121,9 +115,7 @@ func readGreeting(t *testing.T, addr string) string {
 // it: a curl command that sends a message of the repository to the address
 // it listens on.
 func TestSaysWhatToTry(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the command")
-	}
+	needsCommand(t)
 	addr, try, _ := gateway(t)
 	require.NotEmpty(t, addr, "no address")
 	require.NotEmpty(t, try, "nothing to try")
@@ -137,9 +129,7 @@ func TestSaysWhatToTry(t *testing.T) {
 // listens, with status 2 (as the flag package exits for an unknown flag),
 // what is wrong, and the usage.
 func TestUsageErrors(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the command")
-	}
+	needsCommand(t)
 	bin, err := built()
 	require.NoError(t, err)
 	for _, tt := range []struct {
@@ -190,9 +180,7 @@ func TestUsageErrors(t *testing.T) {
 // TestDefaults: the gateway listens on the loopback interface unless
 // told otherwise, and drops a silent client after a minute.
 func TestDefaults(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the command")
-	}
+	needsCommand(t)
 	bin, err := built()
 	require.NoError(t, err)
 	out, err := exec.Command(bin, "-h").CombinedOutput()

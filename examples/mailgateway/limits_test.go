@@ -21,9 +21,7 @@ import (
 // a limit, a client sending RCPT TO for ever grows the session's memory
 // without end, 2 KB a line.
 func TestRecipientLimit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the command")
-	}
+	needsCommand(t)
 	for _, tt := range []struct {
 		args []string
 		max  int
@@ -48,9 +46,7 @@ func TestRecipientLimit(t *testing.T) {
 // answered 421 and disconnected at once, and once a session closes the
 // next client is greeted.
 func TestConnectionLimit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the command")
-	}
+	needsCommand(t)
 	addr, _, _ := gateway(t, "-max-connections", "2", "-max-hops", "1")
 	greeting := func() (string, net.Conn) {
 		t.Helper()
@@ -83,9 +79,7 @@ func TestConnectionLimit(t *testing.T) {
 // disconnected, and its session freed: with room for two, two more
 // clients are greeted with 220 after it.
 func TestSilentClientDropped(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the command")
-	}
+	needsCommand(t)
 	addr, _, _ := gateway(t, "-timeout", "500ms", "-max-connections", "2", "-max-hops", "1")
 	start := time.Now()
 	c, err := net.Dial("tcp", addr)
@@ -126,9 +120,7 @@ func TestSilentClientDropped(t *testing.T) {
 // client that sends its data steadily for longer than -timeout gets its
 // message through.
 func TestSlowClientNotCutOff(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the command")
-	}
+	needsCommand(t)
 	addr, _, stdout := gateway(t, "-timeout", "2s")
 	nc, err := net.Dial("tcp", addr)
 	require.NoError(t, err)

@@ -22,9 +22,7 @@ import (
 // fitted, a transient failure for one that did not, which it retries),
 // and a new client is greeted as soon as the loops are over.
 func TestConcurrentLoops(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the command")
-	}
+	needsCommand(t)
 	const loops = 3
 	toA := newCountingProxy(t)
 	addr, _, _ := gateway(t, "-next", toA.addr, "-max-hops", "5", "-max-connections", "8")
@@ -105,9 +103,7 @@ func newCountingProxy(t *testing.T) *countingProxy {
 // 5.4.6, and that permanent reply goes back hop by hop to the sender,
 // which does not send it again. The loop takes one connection a hop.
 func TestRoutingLoop(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the command")
-	}
+	needsCommand(t)
 	for _, tt := range []struct {
 		name string
 		args []string

@@ -74,6 +74,14 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// needsCommand skips t under -short: it builds and runs the command.
+func needsCommand(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+}
+
 // gateway starts the command (built once for all the tests) with args on
 // a free port of 127.0.0.1; it returns the address it listens on, the
 // command it says to try, and what it writes to standard output.
@@ -145,9 +153,7 @@ func send(t *testing.T, addr string) error {
 // the folder given by -dir, else to standard output, and refuses one over
 // -max-message-bytes with 552.
 func TestGateway(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the command")
-	}
+	needsCommand(t)
 	var hopGot servertest.SyncBuffer
 	hop := func(t *testing.T) string {
 		l, err := net.Listen("tcp", "127.0.0.1:0")

@@ -18,9 +18,7 @@ import (
 // connection but lets a message under way finish (for up to 10 seconds),
 // and delivers it, before it exits with status 0.
 func TestInterruptFinishesMessage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the command")
-	}
+	needsCommand(t)
 	dir := t.TempDir()
 	cmd, addr, _, _, logs := startGateway(t, "-dir", dir)
 	c, err := smtp.Dial(addr)
@@ -69,9 +67,7 @@ func TestInterruptFinishesMessage(t *testing.T) {
 // runs out is cut off, no file is delivered, and the gateway says so and
 // exits with status 1.
 func TestInterruptCutsOffAfterGrace(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the command")
-	}
+	needsCommand(t)
 	dir := t.TempDir()
 	cmd, addr, _, _, logs := startGateway(t, "-dir", dir, "-grace", "300ms")
 	c, err := smtp.Dial(addr)
@@ -99,9 +95,7 @@ func TestInterruptCutsOffAfterGrace(t *testing.T) {
 // TestSecondInterrupt: interrupted again while it waits for a message
 // under way, the gateway ends at once, long before -grace.
 func TestSecondInterrupt(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the command")
-	}
+	needsCommand(t)
 	cmd, addr, _, _, logs := startGateway(t, "-dir", t.TempDir(), "-grace", "30s")
 	c, err := smtp.Dial(addr)
 	require.NoError(t, err)
