@@ -6,10 +6,13 @@ import (
 )
 
 // versionLine returns what cturi -version prints, from the build
-// information the go command records in the binary: the module's version
-// (a release for go install github.com/cturi/cturi/cmd/cturi@vX.Y.Z,
-// "(devel)" for a build in a checkout, which then names the commit, with
-// "+dirty" for uncommitted changes), and the Go release that built it.
+// information the go command records in the binary: the main module's
+// version and the Go release that built it. The version is a release for
+// go install github.com/cturi/cturi/cmd/cturi@vX.Y.Z, and for a build in
+// a git checkout a pseudo-version naming its commit ("+dirty" with
+// uncommitted changes). A build that is "(devel)" (a test binary, a
+// go command that left the version to the VCS settings) gets the commit
+// from those settings, when it has them (not with -buildvcs=false).
 func versionLine(bi *debug.BuildInfo, ok bool) string {
 	if !ok {
 		return "cturi (unknown) " + runtime.Version()
@@ -30,7 +33,6 @@ func versionLine(bi *debug.BuildInfo, ok bool) string {
 		}
 	}
 	if rev != "" && v == "(devel)" {
-		// A release's version names its commit already.
 		v += " " + rev[:min(len(rev), 12)] + dirty
 	}
 	return "cturi " + v + " " + bi.GoVersion
