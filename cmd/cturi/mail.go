@@ -33,8 +33,7 @@ func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			mailUsage(stdout, fs)
-			return exitOK
+			return printOut(stdout, stderr, "cturi mail", func(w io.Writer) { mailUsage(w, fs) })
 		}
 		return badUsage(stderr, "cturi mail", nil)
 	}

@@ -5,6 +5,7 @@
 //
 //	cturi [-to uri|ct|auto] [-strict-uri] [-lenient] [-json] [VALUE...]
 //	cturi mail [-to uri|ct|canonical] [...] [FILE]
+//	cturi -version
 //
 // Each VALUE, or each line of standard input when there is none, is mapped
 // and printed on one line of standard output: the mapped value, or
@@ -60,15 +61,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			usage(stdout, fs)
-			return exitOK
+			return printOut(stdout, stderr, "cturi", func(w io.Writer) { usage(w, fs) })
 		}
 		return badUsage(stderr, "cturi", nil)
 	}
 	if *version {
 		// As -h: whatever else the command line holds.
-		fmt.Fprintln(stdout, versionLine(debug.ReadBuildInfo()))
-		return exitOK
+		return printOut(stdout, stderr, "cturi", func(w io.Writer) { fmt.Fprintln(w, versionLine(debug.ReadBuildInfo())) })
 	}
 	m, err := newMapper(*to, *strict, *lenient)
 	if err == nil && *mail {
@@ -240,9 +239,23 @@ func badUsage(stderr io.Writer, cmd string, err error) int {
 	return exitUsage
 }
 
+// printOut writes what write writes, at once, to standard output, for -h
+// and -version: exit status 0, or 1 with a message if the write fails, as
+// for the mapped values.
+func printOut(stdout, stderr io.Writer, cmd string, write func(io.Writer)) int {
+	var b bytes.Buffer
+	write(&b)
+	if _, err := stdout.Write(b.Bytes()); err != nil {
+		fmt.Fprintf(stderr, "%s: writing standard output: %v\n", cmd, err)
+		return exitFailed
+	}
+	return exitOK
+}
+
 func usage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprint(w, `Usage: cturi [-to uri|ct|auto] [-strict-uri] [-lenient] [-json] [VALUE...]
        cturi mail [-to uri|ct|canonical] [...] [FILE]
+       cturi -version
 
 Maps MIME Content-Types to URIs and URIs to Content-Types
 (draft-eastlake-cturi, as the cturi SPEC resolves it).

@@ -8,11 +8,12 @@ import (
 // versionLine returns what cturi -version prints, from the build
 // information the go command records in the binary: the main module's
 // version and the Go release that built it. The version is a release for
-// go install github.com/cturi/cturi/cmd/cturi@vX.Y.Z, and for a build in
-// a git checkout a pseudo-version naming its commit ("+dirty" with
-// uncommitted changes). A build that is "(devel)" (a test binary, a
-// go command that left the version to the VCS settings) gets the commit
-// from those settings, when it has them (not with -buildvcs=false).
+// go install github.com/cturi/cturi/cmd/cturi@vX.Y.Z; for go build or go
+// install in a git checkout, the tag on its commit or else a
+// pseudo-version naming the commit ("+dirty" with uncommitted changes);
+// "(devel)" for go run, a build with -buildvcs=false, or a module in a
+// subdirectory of its repository, followed then by the commit when the
+// build recorded one.
 func versionLine(bi *debug.BuildInfo, ok bool) string {
 	if !ok {
 		return "cturi (unknown) " + runtime.Version()

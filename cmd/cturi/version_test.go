@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,7 +60,9 @@ func TestVersionFlag(t *testing.T) {
 
 // TestVersionStamped builds cturi in this checkout as a user would, with
 // the version control information the go command stamps, and finds the
-// checkout's commit in what -version prints.
+// checkout's commit in the binary and in what -version prints: in the
+// version (a tag on the commit or a pseudo-version naming it), or after
+// "(devel)" when the module is not at its repository's root.
 func TestVersionStamped(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command")
@@ -71,15 +74,54 @@ func TestVersionStamped(t *testing.T) {
 		}
 		t.Skipf("not a git checkout: %v", err)
 	}
+	commit := strings.TrimSpace(string(head))
 	bin := filepath.Join(t.TempDir(), "cturi")
-	build := exec.Command("go", "build", "-buildvcs=true", "-o", bin, ".")
-	build.Env = append(os.Environ(), "GOFLAGS=")
-	msg, err := build.CombinedOutput()
+	// -buildvcs=true wins over a GOFLAGS=-buildvcs=false in the
+	// environment or the go env file.
+	msg, err := exec.Command("go", "build", "-buildvcs=true", "-o", bin, ".").CombinedOutput()
 	require.NoError(t, err, "%s", msg)
+
+	// What the go command recorded, as go version -m shows it.
+	info, err := exec.Command("go", "version", "-m", bin).Output()
+	require.NoError(t, err)
+	var modVersion, revision string
+	for line := range strings.Lines(string(info)) {
+		f := strings.Fields(line)
+		switch {
+		case len(f) >= 3 && f[0] == "mod" && f[1] == "github.com/cturi/cturi":
+			modVersion = f[2]
+		case len(f) == 2 && f[0] == "build" && strings.HasPrefix(f[1], "vcs.revision="):
+			revision = strings.TrimPrefix(f[1], "vcs.revision=")
+		}
+	}
+	require.Equal(t, commit, revision, "the commit recorded in the binary:\n%s", info)
+
 	out, err := exec.Command(bin, "-version").Output()
 	require.NoError(t, err)
 	line := strings.TrimSuffix(string(out), "\n")
-	assert.True(t, strings.HasPrefix(line, "cturi v"), "a version the go command made from the commit: %q", line)
-	assert.Contains(t, line, strings.TrimSpace(string(head))[:12])
+	want := "cturi " + modVersion
+	if modVersion == "(devel)" {
+		want += " " + commit[:12]
+	}
+	assert.True(t, strings.HasPrefix(line, want), "%q does not start with %q", line, want)
 	assert.True(t, strings.HasSuffix(line, " "+runtime.Version()), line)
+	if modVersion != "(devel)" && !strings.Contains(modVersion, commit[:12]) {
+		tags, err := exec.Command("git", "tag", "--points-at", "HEAD").Output()
+		require.NoError(t, err)
+		assert.Contains(t, strings.Fields(string(tags)), strings.TrimSuffix(modVersion, "+dirty"), "neither a pseudo-version naming the commit nor its tag")
+	}
+}
+
+// TestHelpAndVersionOutputFails: -h and -version report an error writing
+// standard output, as the mapped values do.
+func TestHelpAndVersionOutputFails(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		cmd  string
+	}{{[]string{"-h"}, "cturi"}, {[]string{"-version"}, "cturi"}, {[]string{"mail", "-h"}, "cturi mail"}} {
+		var errs bytes.Buffer
+		code := run(tt.args, strings.NewReader(""), &failingWriter{}, &errs)
+		assert.Equal(t, exitFailed, code, "%q", tt.args)
+		assert.Equal(t, tt.cmd+": writing standard output: no space left on device\n", errs.String(), "%q", tt.args)
+	}
 }
