@@ -152,7 +152,7 @@ func (e *Error) Kind() string {
 		return "invalid-header-value"
 	case errors.Is(e.Err, ErrFormTooLarge) || errors.As(e.Err, &tooBig):
 		// The second for an Error built by hand around the limit's own
-		// error, as this package's were before formLimitError.
+		// error, as this package's were before formBodyError.
 		return "form-too-large"
 	case errors.Is(e.Err, ErrFormUnreadable):
 		return "form-unreadable"

@@ -37,26 +37,17 @@ var (
 	ErrFormUnreadable = errors.New("middleware: form body cannot be read")
 )
 
-// formReadError is the error of a form body that could not be read: it is
-// ErrFormUnreadable (errors.Is) and unwraps to the read error, whose
-// message it keeps as its own, since the *Error around it already says
-// that the body cannot be read.
-type formReadError struct{ err error }
+// formBodyError is the error of a form body whose read failed: it is
+// sentinel for errors.Is (ErrFormTooLarge for a limit set upstream, which
+// the read error is or wraps an *http.MaxBytesError of; ErrFormUnreadable
+// otherwise) and unwraps to the read error, whose message it keeps as its
+// own, a body wrapper's context included, since the *Error around it
+// already says what is wrong with the body.
+type formBodyError struct{ sentinel, err error }
 
-func (e formReadError) Error() string        { return e.err.Error() }
-func (e formReadError) Is(target error) bool { return target == ErrFormUnreadable }
-func (e formReadError) Unwrap() error        { return e.err }
-
-// formLimitError is the error of a form body over a limit set upstream:
-// it is ErrFormTooLarge (errors.Is), as a body over Options.MaxFormBytes
-// is, and unwraps to the read error, which is or wraps the
-// *http.MaxBytesError, and whose message it keeps (as formReadError does,
-// a body wrapper's own context included).
-type formLimitError struct{ err error }
-
-func (e formLimitError) Error() string        { return e.err.Error() }
-func (e formLimitError) Is(target error) bool { return target == ErrFormTooLarge }
-func (e formLimitError) Unwrap() error        { return e.err }
+func (e formBodyError) Error() string        { return e.err.Error() }
+func (e formBodyError) Is(target error) bool { return target == e.sentinel }
+func (e formBodyError) Unwrap() error        { return e.err }
 
 // failedReader returns err from every Read.
 type failedReader struct{ err error }
@@ -123,9 +114,9 @@ func (rw *rewriter) decodeForm(r *http.Request) error {
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		err = formLimitError{err}
+		err = formBodyError{ErrFormTooLarge, err}
 	case err != nil:
-		err = formReadError{err}
+		err = formBodyError{ErrFormUnreadable, err}
 	case err == nil && int64(len(buf)) > limit:
 		err = ErrFormTooLarge
 	}

@@ -231,12 +231,12 @@ func TestErrorKind(t *testing.T) {
 		{merr, "ctl", 415},
 		{errors.New("other"), "unknown", 415},
 		{ErrFormTooLarge, "form-too-large", 413},
-		{formLimitError{&http.MaxBytesError{Limit: 1}}, "form-too-large", 413},
-		{formLimitError{fmt.Errorf("inflate: %w", &http.MaxBytesError{Limit: 1})}, "form-too-large", 413},
+		{formBodyError{ErrFormTooLarge, &http.MaxBytesError{Limit: 1}}, "form-too-large", 413},
+		{formBodyError{ErrFormTooLarge, fmt.Errorf("inflate: %w", &http.MaxBytesError{Limit: 1})}, "form-too-large", 413},
 		{&http.MaxBytesError{Limit: 1}, "form-too-large", 413}, // an Error built by hand
 		{utf8Err, "form-bad-utf8", 400},
 		{pairsErr, "form-too-many-pairs", 400},
-		{formReadError{io.ErrUnexpectedEOF}, "form-unreadable", 400},
+		{formBodyError{ErrFormUnreadable, io.ErrUnexpectedEOF}, "form-unreadable", 400},
 	}
 	for _, tt := range tests {
 		e := &Error{Side: SideRequest, Label: "l", Err: tt.err}
