@@ -26,6 +26,11 @@ func TestEdgeOutputs(t *testing.T) {
 		{"K0: %25 before encoded hex digits", true, "application/uri.x%3Ay%25%34%31", "x:y%41"},
 		{"K0: %25 before a hex digit and an encoded one", true, "application/uri.x%3Ay%254%31", "x:y%41"},
 		{"K0: %25 before encoded hex digits in a URI-body", true, `text/plain; URI-body="x:y%25%34%31"`, `x:y%41?MIME-type="text/plain"`},
+		// K1.3, K4: the same one-level decoding in a parameter's value and
+		// in URI-fragment (REPAIR keeps the triplet dec produces).
+		{"K1.3: %25 before encoded hex digits in a value", true, `application/uri.x%3Ay; a="%25%34%31"`, `x:y?a="%41"`},
+		{"K4: %25 before encoded hex digits in URI-fragment", true, `application/uri.x%3Ay; URI-fragment="%25%34%31"`, "x:y#%41"},
+		{"K4: '%%41' in URI-fragment decodes to '%A', repaired", true, `text/plain; URI-body="x:y"; URI-fragment="%%41"`, `x:y?MIME-type="text/plain"#%25A`},
 		// K3: 'Z', the last upper-case letter, is lower-cased.
 		{"K3: Z", true, "TEXT/PLAINZ; A=Z", `ContentType:text/plainz?A="Z"`},
 		{"K3: a type and subtype of Z alone", true, "Z/Z; A=Z", `ContentType:z/z?A="Z"`},

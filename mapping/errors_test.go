@@ -60,6 +60,11 @@ func TestErrorKinds(t *testing.T) {
 		{"invalid-uri: port", false, "a://h:x/", nil, KindInvalidURI, 6, "malformed authority: expected a port of digits at offset 6"},
 		{"invalid-uri: ASCII escape in host", false, "a://%41/", nil, KindInvalidURI, 4, "percent-encoding only for UTF-8 octets"},
 		{"invalid-uri: IP literal", false, "http://[x]/", nil, KindInvalidURI, 7, "an IPv6 literal"},
+		{"invalid-uri: a MIME-type value with one '\"'", false, `x:y?MIME-type="a/b`, nil, KindInvalidURI, 14, `unbalanced '"' around the value at offset 14`},
+		{"invalid-uri: a zone ID with a triplet", false, "http://[fe80::1%25e%41]/", nil, KindInvalidURI, 7, "an IPv6 literal"},
+		{"invalid-uri: '[' in the userinfo", false, "http://a[b@h/", nil, KindInvalidURI, 8, "expected userinfo at offset 8"},
+		{"syntax: a comment left open after a parameter name", true, "text/plain; a (x", nil, KindSyntax, 14, "unbalanced comment starting at offset 14"},
+		{"ctl: in a comment after a parameter's '='", true, "text/plain; a=(\x01)1", nil, KindCTL, 15, "0x01"},
 		{"invalid-uri: decoded authority", true, "application/uri.a%3A%2F%2F%3Ax", nil, KindInvalidURI, 16, "malformed authority"},
 		{"reserved", false, "ContentType://example.com/x", nil, KindReserved, 12, "ContentType:// at offset 12 is reserved"},
 		{"reserved: through a collapse", true, "application/uri.ContentType%3A%2F%2Fx", nil, KindReserved, 12, "reserved"},
@@ -181,6 +186,8 @@ func TestKindOf(t *testing.T) {
 	assert.ErrorIs(t, wrapped, ErrSyntax)
 	assert.NotErrorIs(t, wrapped, ErrCTL)
 	assert.Nil(t, (&Error{Kind: 0}).Unwrap())
+	assert.Nil(t, (&Error{Kind: 99}).Unwrap(), "a kind made by hand past the twelve")
+	assert.NotErrorIs(t, &Error{Kind: 99}, ErrSyntax)
 }
 
 // wrapDeep builds a Content-Type wrapped n times in both syntaxes: a uri.
@@ -233,6 +240,17 @@ func TestLenientHint(t *testing.T) {
 		assert.Equal(t, tt.offset, e.Offset, tt.in)
 		assert.Equal(t, tt.hinted, strings.Contains(err.Error(), hint), "%s: %v", tt.in, err)
 	}
+}
+
+// TestInputOffset: an offset in the IRI-converted text (U1) maps back to
+// the octet of the input it came from, any of the three octets of a
+// triplet to its one octet, and the end to the end.
+func TestInputOffset(t *testing.T) {
+	sc := &uriScan{in: "a\u00e9b", converted: true} // "a%C3%A9b", 8 octets
+	for conv, want := range []int{0, 1, 1, 1, 2, 2, 2, 3, 4} {
+		assert.Equal(t, want, sc.inputOffset(conv), "offset %d of %q", conv, "a%C3%A9b")
+	}
+	assert.Equal(t, 5, (&uriScan{in: "abcde"}).inputOffset(5), "no conversion")
 }
 
 // TestErrorMadeByHand: an Error made outside the package, with no

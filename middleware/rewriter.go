@@ -140,6 +140,9 @@ func (rw *rewriter) mapFresh(in string, m Mode) (string, error) {
 	if !keepsMultipart(in, out, m) {
 		return in, ErrStructureChange
 	}
+	// Unreachable while mapping keeps SPEC §S (no control character but
+	// HTAB in a Content-Type, only printable ASCII in a URI); checked
+	// anyway, since a header value is where a slip would do harm.
 	if !validHeaderValue(out) {
 		return in, ErrInvalidHeaderValue
 	}

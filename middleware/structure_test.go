@@ -92,6 +92,36 @@ func FuzzSimpleBoundary(f *testing.F) {
 	})
 }
 
+// TestSimpleBoundary: what simpleBoundary reads, and what it leaves to
+// mime.ParseMediaType (ok false), which reads no boundary from an open
+// quote, so net/http reads no parts and the structure check lets the
+// label be rewritten.
+func TestSimpleBoundary(t *testing.T) {
+	for _, tt := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"multipart/form-data; boundary=----x", "----x", true},
+		{`multipart/form-data; boundary="----x y"`, "----x y", true},
+		{`multipart/form-data; boundary=""`, "", true},
+		{`multipart/form-data; boundary="----x`, "", false}, // an open quote
+		{`multipart/form-data; boundary="`, "", false},
+		{`multipart/form-data; boundary="a\b"`, "", false}, // a quoted-pair: Go's reading
+		{"multipart/form-data; boundary=a; charset=b", "", false},
+		{"multipart/form-data; charset=b", "", false},
+		{"multipart/form-data", "", false},
+	} {
+		b, ok := simpleBoundary(tt.in)
+		assert.Equal(t, tt.ok, ok, "%q", tt.in)
+		if ok {
+			assert.Equal(t, tt.want, b, "%q", tt.in)
+		}
+	}
+	_, ok := goBoundary(`multipart/form-data; boundary="----x`)
+	assert.False(t, ok, "Go reads a boundary from an open quote")
+	assert.True(t, keepsMultipart(`multipart/form-data; boundary="----x`, "anything", ToContentType))
+}
+
 // A label as browsers send it, and as mapping.Canonical writes it, is
 // read without allocating.
 func TestSimpleBoundaryAllocates(t *testing.T) {

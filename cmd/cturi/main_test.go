@@ -319,11 +319,16 @@ func TestStreamMillionLines(t *testing.T) {
 	assert.Less(t, w.maxH-w.minH, uint64(4<<20), "heap grew with the input")
 }
 
-// failingWriter fails every write, as standard output on a full disk does.
-type failingWriter struct{ writes int }
+// failingWriter fails every write, as standard output on a full disk does,
+// and records what it was asked to write.
+type failingWriter struct {
+	writes int
+	tried  []string
+}
 
 func (w *failingWriter) Write(p []byte) (int, error) {
 	w.writes++
+	w.tried = append(w.tried, string(p))
 	return 0, errors.New("no space left on device")
 }
 
@@ -475,6 +480,39 @@ func TestOutputFailsWithArguments(t *testing.T) {
 				"cturi: writing standard output: no space left on device\n", errs.String())
 		})
 	}
+}
+
+// TestOutputFailsWithManyArguments: when the answers to the arguments fill
+// the output buffer and the write fails, cturi stops there: it maps no
+// further argument, so a value after that point gets no message.
+func TestOutputFailsWithManyArguments(t *testing.T) {
+	args := make([]string, 0, 4001)
+	for range 4000 { // 4000 x 22 octets of answer: more than the 64 KiB buffer
+		args = append(args, "image/png")
+	}
+	args = append(args, "text")
+	out := &failingWriter{}
+	var errs bytes.Buffer
+	code := run(args, strings.NewReader(""), out, &errs)
+	assert.Equal(t, exitFailed, code)
+	assert.Equal(t, 1, out.writes, "nothing is written after the first failure")
+	assert.Equal(t, "cturi: writing standard output: no space left on device\n", errs.String(),
+		"the last argument, after the failure, was mapped")
+}
+
+// TestOutputFailsOnOneFile: with standard output and standard error on one
+// file (2>&1), the answers before a failed value go out just before its
+// message; when that write fails, cturi stops: the values after it are not
+// mapped and get no message.
+func TestOutputFailsOnOneFile(t *testing.T) {
+	both := &failingWriter{}
+	code := run([]string{"image/png", "text", "x/", "image/gif"}, strings.NewReader(""), both, both)
+	assert.Equal(t, exitFailed, code)
+	assert.Equal(t, []string{
+		"ContentType:image/png\n",
+		"cturi: \"text\": mapping: expected '/' after the type at offset 4, found the end\n",
+		"cturi: writing standard output: no space left on device\n",
+	}, both.tried)
 }
 
 // countingWriter records its writes.
