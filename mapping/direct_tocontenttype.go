@@ -3,7 +3,8 @@ package mapping
 import "strings"
 
 // toContentTypeDirect is ToContentType by a direct path: R1 for a
-// ContentType: URI, R2 without MIME-type for any other.
+// ContentType: URI, R2 for any other (with or without one MIME-type item;
+// see levelDirect).
 func toContentTypeDirect(out []byte, in string, f Option) ([]byte, bool) {
 	const prefix = "contenttype:"
 	if len(in) > len(prefix) && (in[:len(prefix)] == "ContentType:" || asciiEqualFold(in[:len(prefix)], prefix)) {
