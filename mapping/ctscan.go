@@ -9,8 +9,7 @@ package mapping
 type rawParam struct {
 	nameLo, nameHi int
 	valLo, valHi   int  // without the quotes of a quoted-string
-	quoted         bool // value was a quoted-string
-	escaped        bool // and holds a quoted-pair
+	escaped        bool // the value is a quoted-string holding a quoted-pair
 	// safeName, safeValue: every octet is one ENC_U keeps (the value's
 	// octets after resolving quoted-pairs), so K3 copies them as they are.
 	safeName, safeValue bool
@@ -326,7 +325,6 @@ func (p *ctParser) checkOctet(c byte, at int) *Error {
 func (p *ctParser) quoted(rp *rawParam) *Error {
 	start := p.i
 	p.i++
-	rp.quoted = true
 	rp.valLo = p.i
 	high, safe := false, true
 	for p.i < p.hi {
