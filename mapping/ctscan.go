@@ -10,8 +10,9 @@ type rawParam struct {
 	nameLo, nameHi int
 	valLo, valHi   int  // without the quotes of a quoted-string
 	escaped        bool // the value is a quoted-string holding a quoted-pair
-	// safeName, safeValue: every octet is one ENC_U keeps (the value's
-	// octets after resolving quoted-pairs), so K3 copies them as they are.
+	// safeName, safeValue: every octet of the name's or value's text in
+	// the input is one ENC_U keeps, so K3 copies that text as it is. Never
+	// set for an escaped value, whose text still holds the backslashes.
 	safeName, safeValue bool
 }
 
