@@ -28,8 +28,9 @@ const (
 	// value needs white space before it: "a=b(c)" is the value "b(c)"
 	// under Lenient and "b" with a comment without it, and "a=b(c d)",
 	// which the default grammar reads as "b" and a comment, is a syntax
-	// error under Lenient. SPEC C2 says so; its line that Lenient "only
-	// widens" what is accepted does not hold for these labels.
+	// error under Lenient. SPEC C2 says so; the line of SPEC's security
+	// notes (S) that Lenient "only widens" what is accepted does not hold
+	// for these labels.
 	Lenient
 
 	// NoControlled refuses the controlled mapping of draft §2.4 and §3.3:
