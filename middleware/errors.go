@@ -152,7 +152,8 @@ func (e *Error) Kind() string {
 		return "invalid-header-value"
 	case errors.Is(e.Err, ErrFormTooLarge) || errors.As(e.Err, &tooBig):
 		// The second for an Error built by hand around the limit's own
-		// error, as this package's were before formBodyError.
+		// error: this package's Err was the bare *http.MaxBytesError
+		// until it came to be wrapped with ErrFormTooLarge.
 		return "form-too-large"
 	case errors.Is(e.Err, ErrFormUnreadable):
 		return "form-unreadable"
