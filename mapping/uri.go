@@ -261,7 +261,7 @@ func (sc *uriScan) scan(items []uriItem) ([]uriItem, *Error) {
 		}
 	}
 	if i == lo || i >= hi || s[i] != ':' {
-		if hasHighBit(s) {
+		if hasHighOctet(s) {
 			return nil, errIRI
 		}
 		return nil, sc.errAt(KindRelativeURI, lo, "no scheme at offset %d: only absolute URIs are mapped")
@@ -313,7 +313,7 @@ func (sc *uriScan) scan(items []uriItem) ([]uriItem, *Error) {
 		case uOther:
 			bad = true
 		case uCTL:
-			if hasHighBit(s[j:]) {
+			if hasHighOctet(s[j:]) {
 				return nil, errIRI
 			}
 			return nil, sc.errAt(KindInvalidURI, j, "octet 0x%02X not allowed in a URI at offset %d", s[j])
@@ -362,15 +362,6 @@ func skipURIOK(s string, j int, class *[256]uint8) int {
 		j++
 	}
 	return j
-}
-
-func hasHighBit(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return true
-		}
-	}
-	return false
 }
 
 func (sc *uriScan) invalid(off int, where string) *Error {
