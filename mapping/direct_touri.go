@@ -225,18 +225,19 @@ func paramValue(in string, i int) (value string, end int, ok bool) {
 
 // appendDecodedRepair appends REPAIR(dec(s[:end])) for the set keep, in
 // one pass, where end is the first octet of s in stop, or len(s), and
-// returns end; ok is false if dec(s[:end]) holds an octet of fail. raw is
-// keep without stop, and no octet of stop is a hex digit or '%'.
+// returns end; ok is false if dec(s[:end]) holds an octet of fail. plain,
+// the octets copied from s as they are, is keep without stop, and no
+// octet of stop is a hex digit or '%'.
 // REPAIR keeps a '%' that starts a triplet of dec(s): after a decoded '%'
 // it looks at the two octets that follow, and leaves the case where one of
 // them is itself decoded to the general path.
-func appendDecodedRepair(out []byte, s string, raw, keep, fail, stop *byteTable) (_ []byte, end int, ok bool) {
+func appendDecodedRepair(out []byte, s string, plain, keep, fail, stop *byteTable) (_ []byte, end int, ok bool) {
 	for i := 0; i < len(s); {
-		if raw[s[i]] {
+		if plain[s[i]] {
 			// Short runs between triplets go octet by octet, long ones in
 			// one copy.
-			if i+8 <= len(s) && raw[s[i+1]] && raw[s[i+2]] && raw[s[i+3]] {
-				j := span(s, i+4, raw)
+			if i+8 <= len(s) && plain[s[i+1]] && plain[s[i+2]] && plain[s[i+3]] {
+				j := span(s, i+4, plain)
 				out = append(out, s[i:j]...)
 				i = j
 			} else {
@@ -351,8 +352,9 @@ func subtypeBaseDirect(out []byte, in string) (_ []byte, end int, collapse, ok b
 }
 
 // appendBaseDirect is baseDirect of raw up to its first octet in stop,
-// with keep the octets of BODY that stop does not hold.
-func appendBaseDirect(out []byte, raw string, keep, stop *byteTable) (_ []byte, end int, collapse, ok bool) {
+// with plain the octets of BODY that stop does not hold (see
+// appendDecodedRepair).
+func appendBaseDirect(out []byte, raw string, plain, stop *byteTable) (_ []byte, end int, collapse, ok bool) {
 	if len(raw) == 0 || !tabAlpha[raw[0]] {
 		return out, 0, false, false
 	}
@@ -372,7 +374,7 @@ func appendBaseDirect(out []byte, raw string, keep, stop *byteTable) (_ []byte, 
 	start := len(out)
 	out = append(appendScheme(out, scheme), ':')
 	bodyStart := len(out)
-	out, end, ok = appendDecodedRepair(out, raw[i:], keep, &tabBody, &tabBodyFail, stop)
+	out, end, ok = appendDecodedRepair(out, raw[i:], plain, &tabBody, &tabBodyFail, stop)
 	if !ok {
 		return out[:start], 0, false, false
 	}
