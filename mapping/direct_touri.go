@@ -10,15 +10,15 @@ import (
 // (K1) or a URI-body (K2) as it goes and hands over what it has read.
 func toURIDirect(out []byte, in string, f Option) ([]byte, bool) {
 	start := len(out)
-	o, ok, body := nativeDirect(out, in, delimiter(f))
-	if ok || body.typeEnd == 0 {
+	o, ok, wrapped := nativeDirect(out, in, delimiter(f))
+	if ok || wrapped.typeEnd == 0 {
 		return o, ok
 	}
 	// In K1 what nativeDirect wrote is of no use. In K2 it is kept unless
 	// that could make the buffer grow (outputBuffer sized it for one
 	// result), which would cost an allocation.
-	if body.subEnd == 0 || cap(o)-len(o) < len(in)+len(in)/2+32 {
-		return uriDirect(o[:start], in, f, body, nil)
+	if wrapped.subEnd == 0 || cap(o)-len(o) < len(in)+len(in)/2+32 {
+		return uriDirect(o[:start], in, f, wrapped, nil)
 	}
 	// K2: the URI goes after what nativeDirect wrote, whose type "/"
 	// subtype, up to the '?' of the first parameter, is the MIME-type
@@ -26,10 +26,10 @@ func toURIDirect(out []byte, in string, f Option) ([]byte, bool) {
 	mime := o[start+len("ContentType:"):]
 	q := bytes.IndexByte(mime, '?') // ENC_U wrote any '?' of the subtype as %3F
 	if q < 0 {
-		return uriDirect(o[:start], in, f, body, nil) // unreachable
+		return uriDirect(o[:start], in, f, wrapped, nil) // unreachable
 	}
 	mime, mark := mime[:q], len(o)
-	o, ok = uriDirect(o, in, f, body, mime)
+	o, ok = uriDirect(o, in, f, wrapped, mime)
 	return o[mark:], ok
 }
 
@@ -50,13 +50,14 @@ type wrappedLabel struct {
 // around ';', a subtype outside the uri. tree, no URI-body or URI-fragment
 // parameter, and values that are tokens or quoted-strings of printable
 // ASCII without quoted-pairs: ContentType:type/subtype with each parameter
-// as a query item, every part through ENC_U, values between d. At a
-// URI-body parameter it stops and reports where it is in body.
-func nativeDirect(out []byte, in string, d string) (_ []byte, ok bool, body wrappedLabel) {
+// as a query item, every part through ENC_U, values between d. At a uri.
+// subtype (K1) or a URI-body parameter (K2) it stops, with ok false, and
+// reports in wrapped what it has read.
+func nativeDirect(out []byte, in string, d string) (_ []byte, ok bool, wrapped wrappedLabel) {
 	out = append(out, "ContentType:"...)
 	out, i, ok := appendRun(out, in, 0, &runType)
 	if !ok || i == len(in) || in[i] != '/' {
-		return out, false, body
+		return out, false, wrapped
 	}
 	typeEnd := i
 	if hasURIPrefix(in[i+1:]) { // K1: uriDirect finds where the subtype ends
@@ -64,17 +65,17 @@ func nativeDirect(out []byte, in string, d string) (_ []byte, ok bool, body wrap
 	}
 	out = append(out, '/')
 	if out, i, ok = appendRun(out, in, i+1, &runType); !ok {
-		return out, false, body
+		return out, false, wrapped
 	}
 	subEnd := i
 	sep, prev := byte('?'), i // prev: where the last parameter ended
 	for {
 		i = skipWSP(in, i)
 		if i == len(in) {
-			return out, true, body
+			return out, true, wrapped
 		}
 		if in[i] != ';' {
-			return out, false, body
+			return out, false, wrapped
 		}
 		if i = skipWSP(in, i+1); i == len(in) || in[i] == ';' {
 			continue // an empty parameter
@@ -83,25 +84,25 @@ func nativeDirect(out []byte, in string, d string) (_ []byte, ok bool, body wrap
 		out = append(out, sep)
 		sep = '&'
 		if out, i, ok = appendRun(out, in, i, &runToken); !ok || i == len(in) || in[i] != '=' {
-			return out, false, body
+			return out, false, wrapped
 		}
 		if n := out[name:]; asciiEqualFold(n, foldURIBody) {
 			if v, end, ok := paramValue(in, i+1); ok {
-				body = wrappedLabel{typeEnd: typeEnd, subEnd: subEnd, at: prev, end: end, value: v}
+				wrapped = wrappedLabel{typeEnd: typeEnd, subEnd: subEnd, at: prev, end: end, value: v}
 			}
-			return out, false, body // K2
+			return out, false, wrapped // K2
 		} else if asciiEqualFold(n, foldURIFragment) {
-			return out, false, body
+			return out, false, wrapped
 		}
 		out = append(append(out, '='), d...)
 		if i++; i < len(in) && in[i] == '"' {
 			out, i, _ = appendRun(out, in, i+1, &runQuoted)
 			if i == len(in) || in[i] != '"' {
-				return out, false, body // a quoted-pair, a control character, UTF-8: the general path decides
+				return out, false, wrapped // a quoted-pair, a control character, UTF-8: the general path decides
 			}
 			i++
 		} else if out, i, ok = appendRun(out, in, i, &runToken); !ok {
-			return out, false, body
+			return out, false, wrapped
 		}
 		out = append(out, d...)
 		prev = i
@@ -116,38 +117,38 @@ func nativeDirect(out []byte, in string, d string) (_ []byte, ok bool, body wrap
 // URI-body's place holds MIME-type), its name and value decoded and
 // repaired, and URI-fragment as the fragment. mime, if not nil, is the
 // MIME-type value (K2) already encoded.
-func uriDirect(out []byte, in string, f Option, body wrappedLabel, mime []byte) (_ []byte, ok bool) {
-	t, s := body.typeEnd, body.subEnd
-	k1 := s == 0
+func uriDirect(out []byte, in string, f Option, wrapped wrappedLabel, mime []byte) (_ []byte, ok bool) {
+	typeEnd, subEnd := wrapped.typeEnd, wrapped.subEnd
+	k1 := subEnd == 0
 	var collapse bool
 	switch {
 	case k1:
 		// The base URI is the rest of the subtype, which one pass maps
 		// and finds the end of.
 		var end int
-		out, end, collapse, ok = subtypeBaseDirect(out, in[t+5:])
-		s = t + 5 + end
+		out, end, collapse, ok = subtypeBaseDirect(out, in[typeEnd+5:])
+		subEnd = typeEnd + 5 + end
 	case f&NoControlled != 0:
 		return out, false
 	default:
-		out, collapse, ok = baseDirect(out, body.value)
+		out, collapse, ok = baseDirect(out, wrapped.value)
 	}
 	if !ok || collapse {
 		return out, false
 	}
 	d := delimiter(f)
 	frag, hasFrag, sep := "", false, byte('?')
-	for i := s; ; {
-		if i == body.at && !k1 {
+	for i := subEnd; ; {
+		if i == wrapped.at && !k1 {
 			out = append(append(append(out, sep), nameMIMEType+"="...), d...)
 			if mime != nil {
 				out = append(out, mime...)
 			} else {
-				out = appendEscapeLower(out, in[:t], setEncU)
-				out = appendEscapeLower(append(out, '/'), in[t+1:s], setEncU)
+				out = appendEscapeLower(out, in[:typeEnd], setEncU)
+				out = appendEscapeLower(append(out, '/'), in[typeEnd+1:subEnd], setEncU)
 			}
 			out = append(out, d...)
-			i, sep = body.end, '&'
+			i, sep = wrapped.end, '&'
 			continue
 		}
 		name, value, next, ok := nextParam(in, i)
