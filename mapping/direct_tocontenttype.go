@@ -8,19 +8,20 @@ import "strings"
 func toContentTypeDirect(out []byte, in string, f Option) ([]byte, bool) {
 	const prefix = "contenttype:"
 	if len(in) > len(prefix) && (in[:len(prefix)] == "ContentType:" || asciiEqualFold(in[:len(prefix)], prefix)) {
-		return contentTypeDirect(out, in[len(prefix):])
+		return decodeDirect(out, in[len(prefix):])
 	}
 	return levelDirect(out, in, f)
 }
 
-// contentTypeDirect is R1 for a ContentType: URI without white space
-// around it, without a fragment and with a body that is type "/" subtype
+// decodeDirect is R1 (decodeCodec's direct path, as levelDirect is
+// levelCodec's) for a ContentType: URI without white space around it,
+// without a fragment and with a body that is type "/" subtype
 // of literal characters and %HH triplets of RCHAR octets, not in the uri.
 // tree; each query item, if any, has a name of literal TCHAR octets other
 // than URI-body and URI-fragment, and a value delimited by '"' made of
 // literal query characters and triplets of printable ASCII or HTAB. It
 // appends the Content-Type to out; in is the URI after "ContentType:".
-func contentTypeDirect(out []byte, in string) (_ []byte, ok bool) {
+func decodeDirect(out []byte, in string) (_ []byte, ok bool) {
 	start, slash, i := len(out), -1, 0
 	for i < len(in) {
 		j := span(in, i, &tabDirectType)
@@ -300,7 +301,7 @@ func cutByte(s string, sep byte) (before, after string) {
 }
 
 // decodedParamDirect appends `; name="value"` for one query item of
-// contentTypeDirect.
+// decodeDirect.
 func decodedParamDirect(out []byte, item string) (_ []byte, ok bool) {
 	eq := strings.IndexByte(item, '=')
 	if eq <= 0 || span(item, 0, &tabDirectName) != eq {
