@@ -94,7 +94,7 @@ func canonicalName(name string) string {
 }
 
 // appendMediaType appends type "/" subtype lower-cased per R0.13.
-func appendMediaType[T bytesOrString](b []byte, typ, sub T) []byte {
+func appendMediaType(b []byte, typ, sub string) []byte {
 	b = appendLower(b, typ)
 	b = append(b, '/')
 	if hasURIPrefix(sub) {
@@ -104,7 +104,7 @@ func appendMediaType[T bytesOrString](b []byte, typ, sub T) []byte {
 }
 
 // appendCTParam appends `; name="value"` with value quoted per R1.4.
-func appendCTParam[N, V bytesOrString](b []byte, name N, value V) []byte {
+func appendCTParam(b []byte, name, value string) []byte {
 	b = append(b, "; "...)
 	b = append(b, name...)
 	b = append(b, '=', '"')
