@@ -17,7 +17,7 @@ func toURIDirect(out []byte, in string, f Option) ([]byte, bool) {
 	// In K1 what nativeDirect wrote is of no use. In K2 it is kept unless
 	// that could make the buffer grow (outputBuffer sized it for one
 	// result), which would cost an allocation.
-	if wrapped.subEnd == 0 || cap(o)-len(o) < len(in)+len(in)/2+32 {
+	if wrapped.subEnd == 0 || cap(o)-len(o) < outputRoom(len(in)) {
 		return uriDirect(o[:start], in, f, wrapped, nil)
 	}
 	// K2: the URI goes after what nativeDirect wrote, whose type "/"

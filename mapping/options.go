@@ -99,11 +99,15 @@ func isSpecialName[T bytesOrString](n T) bool {
 // for the typical expansion, so that large inputs do not pay for repeated
 // growth.
 func outputBuffer(buf []byte, inputLen int) []byte {
-	if want := inputLen + inputLen/2 + 32; want > cap(buf) {
+	if want := outputRoom(inputLen); want > cap(buf) {
 		return make([]byte, 0, want)
 	}
 	return buf
 }
+
+// outputRoom is the room outputBuffer makes for the result of an input of
+// inputLen octets: the typical expansion.
+func outputRoom(inputLen int) int { return inputLen + inputLen/2 + 32 }
 
 // grown returns s with room for at least one more element, doubling its
 // capacity when it is full. append alone grows a large slice by a quarter
