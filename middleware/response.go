@@ -218,11 +218,12 @@ func (x *responseWriter) hijack() (net.Conn, *bufio.ReadWriter, error) {
 }
 
 // readFrom rewrites the label before the underlying ReadFrom. net/http's
-// sends no header until src yields data (golang.org/issue/5660), so a
-// ReadFrom that copied nothing leaves the header unsent, as a flush that
-// could not be done does: a handler that then answers otherwise (a label
-// set after an empty or failing source) has its label mapped, as over
-// HTTP/2, whose writer has no ReadFrom and so copies through Write.
+// ReadFrom sends no header until src yields data
+// (golang.org/issue/5660), so a ReadFrom that copied nothing leaves the
+// header unsent, as a flush that could not be done does: a handler that
+// then answers otherwise (a label set after an empty or failing source)
+// has its label mapped, as over HTTP/2, whose writer has no ReadFrom and
+// so copies through Write.
 func (x *responseWriter) readFrom(src io.Reader) (int64, error) {
 	rf, ok := x.w.(io.ReaderFrom)
 	if !ok {
