@@ -35,6 +35,8 @@ func TestBoundaryRFC2231(t *testing.T) {
 		{"unknown charset", `multipart/mixed; boundary=x; boundary*=latin1''y`, "x", true},
 		{"bad escape", `multipart/mixed; boundary=x; boundary*=utf-8''y%2`, "x", true},
 		{"no charset quotes", `multipart/mixed; boundary*=y`, "", false},
+		{"one charset quote", `multipart/mixed; boundary=x; boundary*=utf-8'y`, "x", true},
+		{"one charset quote, no boundary=", `multipart/mixed; boundary*=utf-8'y`, "", false},
 		{"leading zero is not a number", `multipart/mixed; boundary*00=y`, "", false},
 		{"another name", `multipart/mixed; boundaryx*0=y`, "", false},
 	}
