@@ -465,3 +465,33 @@ func fieldsOf(h *textproto.Header) []string {
 	}
 	return v
 }
+
+// TestUnformattableField: a field made with Header.Set that go-message
+// cannot format (a line break in its value) makes RewriteHeader return
+// go-message's error, this package's, with h unchanged and a count of 0,
+// even for a Content-Type above it that was already rewritten in the
+// copy; Walk returns the error for the part that has it, before fn sees
+// the part.
+func TestUnformattableField(t *testing.T) {
+	var h textproto.Header
+	h.Set("X-Bad", "a\r\nb")
+	h.AddRaw([]byte("Content-Type: text/plain\r\n")) // above X-Bad: read first
+	n, err := RewriteHeader(&h, Options{})
+	require.Error(t, err)
+	assert.True(t, strings.HasPrefix(err.Error(), "mailhdr: "), "%v", err)
+	assert.Zero(t, n)
+	assert.Equal(t, []string{"Content-Type=text/plain", "X-Bad=a\r\nb"}, fieldsOf(&h))
+
+	var mh message.Header
+	mh.Set("X-Bad", "a\r\nb")
+	mh.Set("Content-Type", "text/plain")
+	e, err := message.New(mh, strings.NewReader("body"))
+	require.NoError(t, err)
+	called := false
+	rep, err := Walk(e, Options{}, func([]int, *message.Entity, error) error { called = true; return nil })
+	require.Error(t, err)
+	assert.True(t, strings.HasPrefix(err.Error(), "mailhdr: "), "%v", err)
+	assert.False(t, called, "fn is not called for a header Walk could not rewrite")
+	assert.Zero(t, rep.Rewritten)
+	assert.Equal(t, "text/plain", e.Header.Get("Content-Type"))
+}
