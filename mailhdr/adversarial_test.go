@@ -469,3 +469,23 @@ func TestDeepMessageNesting(t *testing.T) {
 		})
 	}
 }
+
+// TestProblemsCutLongBoundaries: a boundary may be 996 octets long, and a
+// problem that names it gives its first 40 octets and "...", so that a
+// Problem stays short; a boundary of 40 octets is given whole.
+func TestProblemsCutLongBoundaries(t *testing.T) {
+	for _, n := range []int{40, 41, 996} {
+		b := strings.Repeat("0123456789", 100)[:n]
+		msg := "Content-Type: multipart/mixed; boundary=\"" + b + "\"\r\n\r\n--" + b + "-x\r\n"
+		_, rep := rewriteBytes(t, []byte(msg), Options{})
+		require.NotEmpty(t, rep.Problems, "%d", n)
+		p := rep.Problems[0]
+		require.Equal(t, KindBadDelimiter, p.Kind, "%d", n)
+		if n <= 40 {
+			assert.Contains(t, p.Detail, strconv.Quote(b), "%d", n)
+			continue
+		}
+		assert.Contains(t, p.Detail, strconv.Quote(b[:40]+"..."), "%d", n)
+		assert.NotContains(t, p.Detail, b[:41], "%d", n)
+	}
+}
