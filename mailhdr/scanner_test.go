@@ -282,6 +282,8 @@ func TestDelimiterLines(t *testing.T) {
 		{"longer boundary", "--bc--\r\n", false, []problemAt{{"top", KindMissingDelimiter}}},
 		{"indented", " --b--\r\n", false, []problemAt{{"top", KindMissingDelimiter}}},
 		{"bare CR inside", "--b--\r \r\n", false, []problemAt{{"1", KindBadDelimiter}, {"top", KindMissingDelimiter}}},
+		{"junk after close, cut off at the end", "--b--junk", false, []problemAt{{"1", KindBadDelimiter}, {"top", KindMissingDelimiter}}},
+		{"longer boundary, cut off at the end", "--bc", false, []problemAt{{"top", KindMissingDelimiter}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -563,4 +565,45 @@ func TestLongLineThenEndAtLineStart(t *testing.T) {
 			assert.True(t, string(out) == string(got), "NewReader writes the same octets")
 		})
 	}
+}
+
+// TestStepErrors: step returns io.EOF from the step that passes on the
+// last octets of a "--" line the end of the input cuts off, returns a
+// write error that finish meets (writing out the held Content-Type)
+// rather than io.EOF, and after a write error reads no more input. The
+// entry points cannot tell (bufio.Writer repeats a write error at Flush,
+// stickyErr a read error at the next step, and no caller steps again
+// after an error), so the scanner is driven directly.
+func TestStepErrors(t *testing.T) {
+	t.Run("a cut-off dash line ends the input", func(t *testing.T) {
+		const in = "Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n\r\ntext\r\n--b-x"
+		var out bytes.Buffer
+		s := newScanner(strings.NewReader(in), &out, &Options{})
+		for {
+			err := s.step()
+			if err != nil {
+				require.Equal(t, io.EOF, err)
+				break
+			}
+			require.Less(t, s.off, int64(len(in)), "a step that read the last octet returned nil")
+		}
+		assert.True(t, strings.HasSuffix(out.String(), "\r\n\r\ntext\r\n--b-x"), "%q", out.String())
+	})
+	t.Run("a write error in finish", func(t *testing.T) {
+		const first = "X: y\r\n"
+		s := newScanner(strings.NewReader(first+"Content-Type: text/plain\r\n"), &failWriter{n: len(first)}, &Options{})
+		var err error
+		for err == nil {
+			err = s.step()
+		}
+		assert.ErrorIs(t, err, io.ErrShortWrite)
+	})
+	t.Run("no reading after a write error", func(t *testing.T) {
+		s := newScanner(strings.NewReader("X: y\r\nSubject: z\r\n\r\nbody\r\n"), &failWriter{}, &Options{})
+		err := s.step()
+		require.ErrorIs(t, err, io.ErrShortWrite)
+		off := s.off
+		assert.ErrorIs(t, s.step(), io.ErrShortWrite)
+		assert.Equal(t, off, s.off)
+	})
 }
