@@ -71,7 +71,12 @@ func (oc *fieldOutcome) problem(streaming bool) (Kind, string, error) {
 func (fr *fieldRewriter) rewrite(dst, raw []byte, defaultNL string) ([]byte, fieldOutcome) {
 	var out fieldOutcome
 	colon := bytes.IndexByte(raw, ':')
-	if colon < 0 { // callers pass fields only; be safe anyway
+	if colon < 0 {
+		// Unreachable: the scanner holds only lines classify took for
+		// fields, and every go-message field has a colon (ReadHeader
+		// refuses a line without one, AddRaw panics, Raw formats
+		// "Key: value"). Kept so that no value is made a field without a
+		// name (TestRewriteField).
 		return append(dst, raw...), out
 	}
 	j := colon + 1
@@ -180,6 +185,9 @@ func (fr *fieldRewriter) structureOfOutput(mapped string) ctInfo {
 	if fr.to == ToURI {
 		ct, err := mapping.ToContentType(mapped)
 		if err != nil {
+			// Unreachable by SPEC N4 (FuzzKeepsStructure checks that
+			// every rewritten value maps back); refused rather than
+			// guessed, as a structure no reader finds.
 			return ctInfo{}
 		}
 		mapped = ct
@@ -201,6 +209,9 @@ type bodyReading struct {
 func (c ctInfo) reading() bodyReading {
 	switch {
 	case !c.known:
+		// Unreachable from keepsStructure, whose values parse on both
+		// sides (FuzzKeepsStructure), and the same as the default for the
+		// zero ctInfo an unknown value is; it says that known decides.
 	case c.multipart():
 		if c.usableBoundary() {
 			return bodyReading{multipart: true, digest: c.sub == "digest", boundary: c.boundary}

@@ -56,6 +56,7 @@ func TestRewriteField(t *testing.T) {
 		{"a Content-Type line of 998 octets", "Content-Type: TEXT/plain; a=\"" + strings.Repeat("x", 993) + "\"\r\n", Canonical,
 			"Content-Type: text/plain;\r\n a=\"" + strings.Repeat("x", 993) + "\"\r\n", 0},
 		{"a Content-Type line of 999 octets", "Content-Type: TEXT/plain; a=\"" + strings.Repeat("x", 994) + "\"\r\n", Canonical, "", KindLineTooLong},
+		{"no colon: not a field, never rewritten to one without a name", "text/plain\r\n", ToURI, "", 0},
 		{"white space inside a URI is not dropped", "Content-Type: ContentType:application/octet-stream?name=%22my file.txt%22\r\n", ToContentType, "", KindMapping},
 	}
 	for _, tc := range cases {

@@ -182,3 +182,28 @@ func TestOpaqueMessages(t *testing.T) {
 		})
 	}
 }
+
+// TestClassify: a line starts a field when a name of printable ASCII but
+// ':' comes before its colon, white space between them allowed; a line
+// with only white space before its colon starts none.
+func TestClassify(t *testing.T) {
+	for _, tt := range []struct {
+		text  string
+		class fieldClass
+		ok    bool
+	}{
+		{"Content-Type: text/plain", fieldCT, true},
+		{"content-transfer-encoding \t: 7bit", fieldCTE, true},
+		{"Subject: x", fieldOther, true},
+		{"Content-Types: x", fieldOther, true},
+		{": no name", fieldNone, false},
+		{" : no name", fieldNone, false},
+		{"\t \t: no name", fieldNone, false},
+		{"X Bad: y", fieldNone, false},
+		{"no colon", fieldNone, false},
+	} {
+		class, ok := classify([]byte(tt.text))
+		assert.Equal(t, tt.ok, ok, "%q", tt.text)
+		assert.Equal(t, tt.class, class, "%q", tt.text)
+	}
+}

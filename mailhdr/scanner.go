@@ -117,6 +117,8 @@ func (s *stickyErr) Read(p []byte) (int, error) {
 // been processed, and any read or write error.
 func (s *scanner) step() error {
 	if s.err != nil {
+		// No caller steps again after an error; a step that did would
+		// read no more input (TestStepErrors).
 		return s.err
 	}
 	var err error

@@ -102,6 +102,10 @@ func (s *stack) top() *level {
 func (s *stack) innermostBoundary() (string, bool) {
 	t := s.top()
 	if t == nil || t.innerMultipart == 0 {
+		// No multipart open. The scanner asks only with one open
+		// (stepBody checks nOpen), and every level above an open multipart
+		// has it as innerMultipart, so it gets true; the method keeps its
+		// contract for any stack (TestInnermostBoundary).
 		return "", false
 	}
 	return s.levels[t.innerMultipart-1].boundary, true

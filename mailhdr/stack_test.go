@@ -92,3 +92,27 @@ func TestNestedStructure(t *testing.T) {
 		})
 	}
 }
+
+// TestInnermostBoundary: the boundary of the innermost open multipart,
+// seen through encapsulated messages, and none with no multipart open.
+func TestInnermostBoundary(t *testing.T) {
+	var s stack
+	_, ok := s.innermostBoundary()
+	assert.False(t, ok, "empty")
+	s.pushMessage(0)
+	_, ok = s.innermostBoundary()
+	assert.False(t, ok, "a message only")
+	s.pushMultipart("outer", "mixed", 1)
+	s.pushMessage(2)
+	b, ok := s.innermostBoundary()
+	assert.True(t, ok)
+	assert.Equal(t, "outer", b, "through a message")
+	s.pushMultipart("inner", "mixed", 3)
+	b, _ = s.innermostBoundary()
+	assert.Equal(t, "inner", b)
+	s.pop()
+	s.pop()
+	s.pop()
+	_, ok = s.innermostBoundary()
+	assert.False(t, ok, "all multiparts closed")
+}
