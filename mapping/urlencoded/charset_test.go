@@ -302,3 +302,28 @@ func TestGB18030Pointer7457(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapeCharsetAfterFourOctetCharacters: a character of four UTF-8
+// octets (GB18030's four-byte codes, UTF-16's surrogate pairs) does not
+// fit the room firstUndecodable first gives the decoder, which then
+// gives it more: a genuine U+FFFD after one is no error, and an invalid
+// octet after one is found at its own offset.
+func TestEscapeCharsetAfterFourOctetCharacters(t *testing.T) {
+	for _, tt := range []struct {
+		charset, char, fffd, bad string
+		r                        rune
+	}{
+		{"gb18030", "\x95\x32\x82\x36", "\x84\x31\xA4\x37", "\xFF", 0x20000},
+		{"utf-16le", "\x3D\xD8\x00\xDE", "\xFD\xFF", "\x00", 0x1F600}, // bad: a lone octet
+	} {
+		got, err := EscapeCharset([]byte(tt.char+tt.fffd), tt.charset, DecodeFirst, mapping.Unreserved)
+		require.NoError(t, err, tt.charset)
+		assert.Equal(t, mapping.Escape(string(tt.r)+"\uFFFD", mapping.Unreserved), got, tt.charset)
+
+		_, err = EscapeCharset([]byte(tt.char+tt.char+tt.bad), tt.charset, DecodeFirst, mapping.Unreserved)
+		var e *Error
+		require.ErrorAs(t, err, &e, tt.charset)
+		assert.Equal(t, KindUndecodable, e.Kind, tt.charset)
+		assert.Equal(t, 2*len(tt.char), e.Offset, tt.charset)
+	}
+}
