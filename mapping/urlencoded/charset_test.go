@@ -3,11 +3,15 @@ package urlencoded
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/cturi/cturi/mapping"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/transform"
 )
 
 func unhexOctets(t *testing.T, s string) []byte {
@@ -326,4 +330,65 @@ func TestEscapeCharsetAfterFourOctetCharacters(t *testing.T) {
 		assert.Equal(t, KindUndecodable, e.Kind, tt.charset)
 		assert.Equal(t, 2*len(tt.char), e.Offset, tt.charset)
 	}
+}
+
+// fakeCharset stands in for a decoder x/text does not have: decode maps
+// each octet to its UTF-8, or fails. U+FFFD encodes as EF BF BD.
+type fakeCharset struct{ decode func(c byte) (string, error) }
+
+func (f fakeCharset) NewDecoder() *encoding.Decoder {
+	return &encoding.Decoder{Transformer: octetMapper(f.decode)}
+}
+
+func (fakeCharset) NewEncoder() *encoding.Encoder { return encoding.Nop.NewEncoder() }
+
+type octetMapper func(c byte) (string, error)
+
+func (octetMapper) Reset() {}
+
+func (m octetMapper) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
+	for ; nSrc < len(src); nSrc++ {
+		out, err := m(src[nSrc])
+		if err != nil {
+			return nDst, nSrc, err
+		}
+		if len(out) > len(dst)-nDst {
+			return nDst, nSrc, transform.ErrShortDst
+		}
+		nDst += copy(dst[nDst:], out)
+	}
+	return nDst, nSrc, nil
+}
+
+// TestMisbehavingDecoders: what toUTF8 and firstUndecodable make of a
+// decoder unlike x/text's: one that fails rather than writing U+FFFD is
+// refused at the octet it fails on, and one that needs room for more than
+// two characters at once at that octet, instead of looping or indexing
+// past its rooms; and a charset htmlindex cannot name is "unknown" in
+// messages.
+func TestMisbehavingDecoders(t *testing.T) {
+	errFake := errors.New("fake decoder: refused")
+	cs := fakeCharset{func(c byte) (string, error) {
+		switch c {
+		case '!':
+			return "", errFake
+		case 'w':
+			return strings.Repeat("\u00E9", 5), nil // 10 octets
+		}
+		return string(rune(c)), nil
+	}}
+	out, bad := toUTF8(cs, "ab!c")
+	assert.Empty(t, out)
+	assert.Equal(t, 2, bad, "the failing octet")
+	assert.Equal(t, 2, firstUndecodable(cs, "ab!c"))
+
+	assert.Equal(t, 1, firstUndecodable(cs, "aw"), "more room than two characters")
+	assert.Equal(t, -1, firstUndecodable(cs, "ab"))
+	out, bad = toUTF8(cs, "aw")
+	assert.Equal(t, -1, bad, "read whole, without U+FFFD: nothing to look for")
+	assert.Equal(t, "a"+strings.Repeat("\u00E9", 5), out)
+
+	assert.Equal(t, "unknown", charsetName(cs))
+	_, err := transcodeText(cs, "!")
+	assert.EqualError(t, err, "urlencoded: octets not valid in charset unknown at offset 0")
 }
