@@ -131,6 +131,9 @@ func legacyCharset(name string) (encoding.Encoding, error) {
 func charsetName(enc encoding.Encoding) string {
 	name, err := htmlindex.Name(enc)
 	if err != nil {
+		// Unreachable: every encoding lookupCharset returns comes from
+		// htmlindex.Get (or is GB18030), which htmlindex names
+		// (TestMisbehavingDecoders names one it cannot).
 		return "unknown"
 	}
 	return name
@@ -216,6 +219,10 @@ func firstUndecodable(enc encoding.Encoding, s string) int {
 		nDst, nSrc, err := dec.Transform(dst[:rooms[r]], src[pos:], true)
 		out := dst[:nDst]
 		if !utf8.Valid(out) {
+			// x/text's decoders write valid UTF-8 only; the U+FFFD check
+			// below would catch most output that is not (bytes.ContainsRune
+			// matches any invalid sequence for utf8.RuneError), but not one
+			// written for the charset's own encoding of U+FFFD.
 			return pos
 		}
 		if bytes.ContainsRune(out, utf8.RuneError) && string(src[pos:pos+nSrc]) != replacement {
@@ -235,5 +242,8 @@ func firstUndecodable(enc encoding.Encoding, s string) int {
 			r = 0
 		}
 	}
+	// Reached only for an empty s, which toUTF8 never passes, or a decoder
+	// that takes the last octet yet reports ErrShortDst, which x/text's
+	// stateless decoders do not.
 	return -1
 }

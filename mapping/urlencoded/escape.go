@@ -66,6 +66,10 @@ func (e *escaper) nonASCII(s string, i int) (n int, literal bool) {
 	}
 	r, n := utf8.DecodeRuneInString(s[i:])
 	if r == utf8.RuneError && n == 1 {
+		// Unreachable: the escapers with a literalRune serve Encode and
+		// EncodeFragment, which refuse invalid UTF-8 first. Kept so that
+		// an invalid octet is escaped whatever literalRune says of U+FFFD
+		// (isIQueryRune and isUCSChar say false today).
 		return 1, false
 	}
 	return n, e.literalRune(r)
