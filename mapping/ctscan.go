@@ -73,7 +73,7 @@ func (sc *ctScan) parse(s string, lenient bool, params []rawParam) ([]rawParam, 
 	params, err := sc.scan(s, lenient, params)
 	if err != nil && err.Kind != KindCTL {
 		for i := 0; i < len(s); i++ {
-			if c := s[i]; isCTL(c) {
+			if c := s[i]; isCTLExceptHTAB(c) {
 				return nil, newError(KindCTL, s, i, "control character 0x%02X at offset %d would land in a header", c, i)
 			}
 		}
@@ -81,8 +81,9 @@ func (sc *ctScan) parse(s string, lenient bool, params []rawParam) ([]rawParam, 
 	return params, err
 }
 
-// isCTL reports whether c is a control character other than HTAB (C1).
-func isCTL(c byte) bool { return c < 0x20 && c != '\t' || c == 0x7F }
+// isCTLExceptHTAB reports whether c is a control character other than
+// HTAB, which C1 allows in a quoted-string (SPEC R0.2's CTL includes it).
+func isCTLExceptHTAB(c byte) bool { return c < 0x20 && c != '\t' || c == 0x7F }
 
 func (sc *ctScan) scan(s string, lenient bool, params []rawParam) ([]rawParam, *Error) {
 	sc.s = s
@@ -316,7 +317,7 @@ func (p *ctParser) cfwsSlow() *Error {
 // checkOctet rejects a control character let through by a quoted-string or
 // comment (C1).
 func (p *ctParser) checkOctet(c byte, at int) *Error {
-	if isCTL(c) {
+	if isCTLExceptHTAB(c) {
 		return newError(KindCTL, p.s, at, "control character 0x%02X at offset %d would land in a header", c, at)
 	}
 	return nil

@@ -210,7 +210,7 @@ func (m *ctMapper) decodedValue(out []byte, it uriItem) ([]byte, *Error) {
 			break
 		}
 		switch {
-		case c < 0x20 && c != '\t' || c == 0x7F:
+		case isCTLExceptHTAB(c):
 			return nil, sc.errAt(KindCTL, it.valLo+src, "decoded control character 0x%02X at offset %d would land in a header", c)
 		case c == '"' || c == '\\':
 			out = append(out, '\\')
