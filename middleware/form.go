@@ -117,7 +117,7 @@ func (rw *rewriter) decodeForm(r *http.Request) error {
 		err = formBodyError{ErrFormTooLarge, err}
 	case err != nil:
 		err = formBodyError{ErrFormUnreadable, err}
-	case err == nil && int64(len(buf)) > limit:
+	case int64(len(buf)) > limit:
 		err = ErrFormTooLarge
 	}
 	if err == nil {
