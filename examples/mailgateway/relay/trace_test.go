@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/mail"
 	"regexp"
 	"strings"
@@ -469,4 +470,28 @@ func TestHyphenLabel(t *testing.T) {
 	var se *smtp.SMTPError
 	require.ErrorAs(t, s.Mail("a@-x.example", nil), &se)
 	assert.Equal(t, 553, se.Code)
+}
+
+// TestAddressLiteral: the TCP peer in a Received field's from clause is an
+// RFC 5321 address literal: IPv4 bare, IPv6 tagged "IPv6:", an IPv4 peer
+// on an IPv6 socket as IPv4, and never a zone, which the literal has no
+// room for; another kind of address gives none.
+func TestAddressLiteral(t *testing.T) {
+	for _, tt := range []struct {
+		addr net.Addr
+		want string
+	}{
+		{&net.TCPAddr{IP: net.IPv4(192, 0, 2, 1), Port: 25}, "[192.0.2.1]"},
+		{&net.TCPAddr{IP: net.ParseIP("2001:db8::1"), Port: 25}, "[IPv6:2001:db8::1]"},
+		{&net.TCPAddr{IP: net.ParseIP("::ffff:192.0.2.1")}, "[192.0.2.1]"},
+		{&net.TCPAddr{IP: net.ParseIP("fe80::1"), Zone: "eth0"}, "[IPv6:fe80::1]"},
+		{&net.TCPAddr{}, ""},
+		{&net.UnixAddr{Name: "/run/smtp.sock", Net: "unix"}, ""},
+	} {
+		got := addressLiteral(tt.addr)
+		assert.Equal(t, tt.want, got, "%v", tt.addr)
+		if got != "" {
+			assert.True(t, isAddressLiteral(got), "%q is not read back as an address literal", got)
+		}
+	}
 }
