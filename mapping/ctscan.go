@@ -45,6 +45,9 @@ func (sc *ctScan) value(p rawParam) string {
 // appendValue appends a parameter's value with quoted-pairs resolved.
 func (sc *ctScan) appendValue(b []byte, p rawParam) []byte {
 	if !p.escaped {
+		// Its callers pass escaped values only, today. A value without
+		// quoted-pairs is copied as it is: an unquoted Lenient value may
+		// hold a backslash that appendUnquoted would take for one.
 		return append(b, sc.s[p.valLo:p.valHi]...)
 	}
 	return appendUnquoted(b, sc.s[p.valLo:p.valHi])
