@@ -85,7 +85,7 @@ func (sc *ctScan) parse(s string, lenient bool, params []rawParam) ([]rawParam, 
 }
 
 // isCTLExceptHTAB reports whether c is a control character other than
-// HTAB, which C1 allows in a quoted-string (SPEC R0.2's CTL includes it).
+// HTAB, which C1 and R1.4 allow (SPEC R0.2's CTL includes it).
 func isCTLExceptHTAB(c byte) bool { return c < 0x20 && c != '\t' || c == 0x7F }
 
 func (sc *ctScan) scan(s string, lenient bool, params []rawParam) ([]rawParam, *Error) {

@@ -320,15 +320,20 @@ func TestStreamMillionLines(t *testing.T) {
 }
 
 // failingWriter fails every write, as standard output on a full disk does,
-// and records what it was asked to write.
+// or only its first failures writes if that is not 0, and records what it
+// was asked to write.
 type failingWriter struct {
-	writes int
-	tried  []string
+	failures int
+	writes   int
+	tried    []string
 }
 
 func (w *failingWriter) Write(p []byte) (int, error) {
 	w.writes++
 	w.tried = append(w.tried, string(p))
+	if w.failures > 0 && w.writes > w.failures {
+		return len(p), nil
+	}
 	return 0, errors.New("no space left on device")
 }
 
@@ -503,9 +508,10 @@ func TestOutputFailsWithManyArguments(t *testing.T) {
 // TestOutputFailsOnOneFile: with standard output and standard error on one
 // file (2>&1), the answers before a failed value go out just before its
 // message; when that write fails, cturi stops: the values after it are not
-// mapped and get no message.
+// mapped and get no message. The file fails only that one write, so a
+// message written later would show.
 func TestOutputFailsOnOneFile(t *testing.T) {
-	both := &failingWriter{}
+	both := &failingWriter{failures: 1}
 	code := run([]string{"image/png", "text", "x/", "image/gif"}, strings.NewReader(""), both, both)
 	assert.Equal(t, exitFailed, code)
 	assert.Equal(t, []string{

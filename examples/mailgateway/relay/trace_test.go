@@ -481,7 +481,7 @@ func TestAddressLiteral(t *testing.T) {
 		addr net.Addr
 		want string
 	}{
-		{&net.TCPAddr{IP: net.IPv4(192, 0, 2, 1), Port: 25}, "[192.0.2.1]"},
+		{&net.TCPAddr{IP: net.IP{192, 0, 2, 1}, Port: 25}, "[192.0.2.1]"}, // 4 octets, as an IPv4 socket gives
 		{&net.TCPAddr{IP: net.ParseIP("2001:db8::1"), Port: 25}, "[IPv6:2001:db8::1]"},
 		{&net.TCPAddr{IP: net.ParseIP("::ffff:192.0.2.1")}, "[192.0.2.1]"},
 		{&net.TCPAddr{IP: net.ParseIP("fe80::1"), Zone: "eth0"}, "[IPv6:fe80::1]"},
