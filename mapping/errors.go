@@ -144,9 +144,14 @@ func (e *Error) Unwrap() error {
 }
 
 // KindOf returns the kind of err if it is or wraps a mapping error (an
-// *Error or one of the sentinels), and 0 otherwise.
+// *Error or one of the sentinels), and 0 otherwise, a nil *Error included.
 func KindOf(err error) Kind {
 	if e, ok := errors.AsType[*Error](err); ok {
+		// A typed nil in an interface is a caller's bug, but a function
+		// that classifies any error must not panic on one.
+		if e == nil {
+			return 0
+		}
 		return e.Kind
 	}
 	for k, s := range sentinels {

@@ -178,6 +178,8 @@ func TestEveryKindIsReachable(t *testing.T) {
 func TestKindOf(t *testing.T) {
 	assert.Equal(t, Kind(0), KindOf(nil))
 	assert.Equal(t, Kind(0), KindOf(errors.New("other")))
+	assert.Equal(t, Kind(0), KindOf((*Error)(nil)), "a typed nil")
+	assert.Equal(t, Kind(0), KindOf(fmt.Errorf("handler: %w", (*Error)(nil))), "a wrapped typed nil")
 	assert.Equal(t, KindCTL, KindOf(ErrCTL))
 	assert.Equal(t, KindBadUTF8, KindOf(fmt.Errorf("handler: %w", ErrBadUTF8)), "a wrapped sentinel")
 	_, err := ToURI("text")
