@@ -165,7 +165,7 @@ func TestUsageErrors(t *testing.T) {
 			// does start: it is then killed, and the status is not 2.
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, bin, append([]string{"-listen", "127.0.0.1:0"}, tt.args...)...)
+			cmd := exec.CommandContext(ctx, bin, append([]string{"-addr", "127.0.0.1:0"}, tt.args...)...)
 			out, err := cmd.CombinedOutput()
 			var exit *exec.ExitError
 			require.ErrorAs(t, err, &exit, "%s", out)
@@ -185,7 +185,7 @@ func TestDefaults(t *testing.T) {
 	require.NoError(t, err)
 	out, err := exec.Command(bin, "-h").CombinedOutput()
 	require.NoError(t, err, "%s", out) // -h is no error
-	assert.Contains(t, string(out), `-listen string
+	assert.Contains(t, string(out), `-addr string
     	address to listen on (default "127.0.0.1:2525")`)
 	assert.Contains(t, string(out), `(more than 0) (default 1m0s)`)
 }

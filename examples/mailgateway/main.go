@@ -68,7 +68,7 @@ func main() {
 		fmt.Fprintln(flag.CommandLine.Output(), "Usage of mailgateway:")
 		flag.PrintDefaults()
 	}
-	listen := flag.String("listen", "127.0.0.1:2525", "address to listen on")
+	addr := flag.String("addr", "127.0.0.1:2525", "address to listen on") // -addr, as the other examples call it
 	to := flag.String("to", "uri", "rewrite Content-Types to: uri, ct or canonical")
 	next := flag.String("next", "", "next SMTP hop (host:port) to relay to")
 	dir := flag.String("dir", "", "folder to write messages into (made if it does not exist), when there is no -next")
@@ -155,7 +155,7 @@ func main() {
 	s.Domain = *hostname
 	s.MaxMessageBytes = *maxBytes
 	s.MaxRecipients = *maxRcpt
-	l, err := net.Listen("tcp", *listen)
+	l, err := net.Listen("tcp", *addr)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -98,7 +98,7 @@ func startGateway(t *testing.T, args ...string) (cmd *exec.Cmd, addr, try string
 	bin, err := built()
 	require.NoError(t, err)
 
-	cmd = exec.Command(bin, append([]string{"-listen", "127.0.0.1:0"}, args...)...)
+	cmd = exec.Command(bin, append([]string{"-addr", "127.0.0.1:0"}, args...)...)
 	stdout = &servertest.SyncBuffer{}
 	cmd.Stdout = stdout
 	stderr, err := cmd.StderrPipe()
