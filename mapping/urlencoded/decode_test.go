@@ -262,6 +262,31 @@ func TestErrorKinds(t *testing.T) {
 	assert.Nil(t, (&Error{Kind: 99}).Unwrap())
 }
 
+// TestTypedNilError: a nil *Error in an error, bare or wrapped (a caller's
+// typed-nil bug), matches no sentinel, and errors.Is and mapping.KindOf,
+// which walk the chain through Unwrap, do not panic on it.
+func TestTypedNilError(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+	}{
+		{"bare", (*Error)(nil)},
+		{"wrapped", fmt.Errorf("handler: %w", (*Error)(nil))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.NotPanics(t, func() {
+				assert.NotErrorIs(t, tt.err, ErrBadUTF8)
+				assert.Equal(t, mapping.Kind(0), mapping.KindOf(tt.err))
+			})
+			e, ok := errors.AsType[*Error](tt.err)
+			assert.True(t, ok)
+			assert.Nil(t, e)
+		})
+	}
+	assert.Nil(t, (*Error)(nil).Unwrap())
+}
+
 // TestErrorMadeByHand: an Error made outside the package, with no
 // message, still says what it is.
 func TestErrorMadeByHand(t *testing.T) {

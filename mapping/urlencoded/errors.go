@@ -120,9 +120,11 @@ func (e *Error) Error() string {
 	return "urlencoded: " + e.detail
 }
 
-// Unwrap returns the sentinel of e.Kind (ErrBadUTF8, ErrTooManyPairs, ...).
+// Unwrap returns the sentinel of e.Kind (ErrBadUTF8, ErrTooManyPairs, ...),
+// and nil for a nil *Error, so that errors.Is and errors.As (and so
+// mapping.KindOf) walk past a caller's typed nil instead of panicking.
 func (e *Error) Unwrap() error {
-	if int(e.Kind) < len(sentinels) {
+	if e != nil && int(e.Kind) < len(sentinels) {
 		return sentinels[e.Kind]
 	}
 	return nil
