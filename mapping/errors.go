@@ -135,9 +135,11 @@ func (e *Error) Error() string {
 	return "mapping: " + e.msg
 }
 
-// Unwrap returns the sentinel of e.Kind (ErrSyntax, ErrCTL, ...).
+// Unwrap returns the sentinel of e.Kind (ErrSyntax, ErrCTL, ...), and nil
+// for a nil *Error, so that errors.Is and errors.As walk past a caller's
+// typed nil instead of panicking.
 func (e *Error) Unwrap() error {
-	if int(e.Kind) < len(sentinels) {
+	if e != nil && int(e.Kind) < len(sentinels) {
 		return sentinels[e.Kind]
 	}
 	return nil
