@@ -158,7 +158,9 @@ func (e *Error) Kind() string {
 	case errors.Is(e.Err, ErrFormUnreadable):
 		return "form-unreadable"
 	}
-	if ue, ok := errors.AsType[*urlencoded.Error](e.Err); ok {
+	// A typed nil *urlencoded.Error is "unknown", as mapping.KindOf
+	// makes a typed nil *mapping.Error.
+	if ue, ok := errors.AsType[*urlencoded.Error](e.Err); ok && ue != nil {
 		return "form-" + ue.Kind.String() // form-bad-utf8, form-too-many-pairs
 	}
 	if k := mapping.KindOf(e.Err); k != 0 {

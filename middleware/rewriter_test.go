@@ -253,6 +253,12 @@ func TestErrorKind(t *testing.T) {
 		assert.Equal(t, tt.status, status(e.Kind()))
 		assert.NotContains(t, e.Error(), "\n")
 	}
+	// A hand-built Error around a typed nil (a caller's bug) is of no
+	// kind the package knows, and Kind does not panic on it.
+	for _, err := range []error{(*mapping.Error)(nil), (*urlencoded.Error)(nil), fmt.Errorf("form: %w", (*urlencoded.Error)(nil))} {
+		e := &Error{Side: SideRequest, Label: "l", Err: err}
+		require.NotPanics(t, func() { assert.Equal(t, "unknown", e.Kind(), "%#v", err) })
+	}
 	var me *mapping.Error
 	require.ErrorAs(t, &Error{Side: SideResponse, Err: merr}, &me)
 	assert.Equal(t, mapping.KindCTL, me.Kind)
