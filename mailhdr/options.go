@@ -130,10 +130,11 @@ type Options struct {
 	// negative value means no limit.
 	MaxProblems int
 	// MaxReportBytes bounds the memory the listed problems hold: their
-	// details, paths and errors (a mapping error holds the whole label,
-	// up to MaxFieldBytes, and a message quoting it). From the first
-	// problem that would pass it, problems are only counted
-	// (Report.Omitted), as beyond MaxProblems. 0 means
+	// details, paths (an int per element, so a 32-bit platform lists
+	// more problems in the same bytes) and errors (a mapping error holds
+	// the whole label, up to MaxFieldBytes, and a message quoting it).
+	// From the first problem that would pass it, problems are only
+	// counted (Report.Omitted), as beyond MaxProblems. 0 means
 	// DefaultMaxReportBytes; a negative value means no limit.
 	MaxReportBytes int
 }

@@ -97,9 +97,9 @@ header, so rewriting it would break the signature (-rewrite-signed does).
 
 Exit status: 0 if no problem was listed, 1 if one was (the message is
 still written in full; a malformed structure counts, even with every
-field rewritten) or on an I/O error, 2 for a usage error; when the
-reader of standard output goes away, it ends by SIGPIPE (status 141 in
-sh). cturi -mail [...] is the same command.
+field rewritten) or on an I/O error, 2 for a usage error; on Unix, when
+the reader of standard output goes away, it ends by SIGPIPE (status 141
+in sh). cturi -mail [...] is the same command.
 
 A field longer than -max-field-bytes passes through unchanged, as does
 the rest of a header past -max-header-bytes; the entity's body, like the

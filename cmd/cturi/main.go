@@ -283,9 +283,9 @@ as a value; cturi -- mail maps it all the same (ERROR:syntax).
 
 Exit status: 0 if every value mapped, 1 if any failed or on an I/O error
 (cturi stops at the first error writing standard output), 2 for a usage
-error. When the reader of standard output goes away (cturi | head -1),
-cturi ends by SIGPIPE, as cat does (status 141 in sh), not with status 1,
-and messages still buffered are lost with it.
+error. On Unix, when the reader of standard output goes away (cturi |
+head -1), cturi ends by SIGPIPE, as cat does (status 141 in sh), not with
+status 1, and messages still buffered are lost with it.
 
 Flags:
 `)
