@@ -6,9 +6,9 @@ import (
 	"net/http/httputil"
 	"net/url"
 
+	"github.com/cturi/cturi/internal/accesslog"
 	"github.com/cturi/cturi/mapping"
 	"github.com/cturi/cturi/middleware"
-	"github.com/gorilla/handlers"
 )
 
 // newProxy returns the translating reverse proxy for target, logging each
@@ -46,5 +46,5 @@ func newProxy(target *url.URL, logw io.Writer) http.Handler {
 		// would not recognise it at all.
 		FlushInterval: -1,
 	}
-	return handlers.LoggingHandler(logw, p)
+	return accesslog.Handler(logw, p)
 }

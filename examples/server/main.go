@@ -15,7 +15,8 @@
 //	                      clients receive as a Content-Type
 //
 // The chain, outermost first: gorilla/handlers LoggingHandler (every
-// request is logged, 415s included), RecoveryHandler, the cturi
+// request is logged, 415s included; internal/accesslog quotes the user
+// name it would write raw), RecoveryHandler, the cturi
 // middleware, CompressHandler (inside, so the labels it sniffs are mapped
 // too), the routes.
 package main
@@ -33,6 +34,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cturi/cturi/internal/accesslog"
 	"github.com/cturi/cturi/internal/connlimit"
 	"github.com/cturi/cturi/mapping"
 	"github.com/cturi/cturi/middleware"
@@ -174,7 +176,7 @@ func newHandler(logw io.Writer) http.Handler {
 	// method only that writer has (golang/go#73754). Set inside the
 	// wrappers, it leaves net/http to read up to 256 KiB more of a body
 	// the handler refused, to keep the connection.
-	return http.MaxBytesHandler(handlers.LoggingHandler(logw,
+	return http.MaxBytesHandler(accesslog.Handler(logw,
 		handlers.RecoveryHandler()(
 			rewrite(handlers.CompressHandler(mux)))), maxBody)
 }

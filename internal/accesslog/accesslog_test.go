@@ -1,0 +1,50 @@
+package accesslog
+
+import (
+	"bufio"
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestUserName: a user name that is printable ASCII is logged as it is;
+// any other is Go-quoted, so that the log line holds no control, bidi or
+// other non-printing character and no octet that is not UTF-8; the handler
+// sees the request as it came.
+func TestUserName(t *testing.T) {
+	for _, tc := range []struct{ target, user, shown string }{
+		{"http://ada@x/", "ada", "ada"},
+		{"/", "", "-"},
+		{"http://%0D%0Aforged@x/", "\r\nforged", `"\r\nforged"`},
+		{"http://%1B%5B2K%C2%9B@x/", "\x1b[2K\u009b", `"\x1b[2K\u009b"`},
+		{"http://%E2%80%AE%E2%81%A6%E2%80%A8%7F%FF@x/", "\u202e\u2066\u2028\x7f\xff", `"\u202e\u2066\u2028\x7f\xff"`},
+		{"http://a%20b@x/", "a b", `"a b"`},
+		{"http://z%C3%BCrich@x/", "zürich", `"zürich"`},
+	} {
+		t.Run(tc.target, func(t *testing.T) {
+			req, err := http.ReadRequest(bufio.NewReader(strings.NewReader("GET " + tc.target + " HTTP/1.1\r\nHost: x\r\n\r\n")))
+			require.NoError(t, err)
+			req.RemoteAddr = "192.0.2.1:1234"
+			var seen *http.Request
+			var log bytes.Buffer
+			Handler(&log, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				seen = r
+				w.WriteHeader(http.StatusTeapot)
+			})).ServeHTTP(httptest.NewRecorder(), req)
+			assert.Same(t, req, seen, "the handler gets the request as it came")
+			assert.Equal(t, tc.user, req.URL.User.Username())
+			line := log.String()
+			assert.True(t, strings.HasPrefix(line, "192.0.2.1 - "+tc.shown+" ["), line)
+			assert.Contains(t, line, `" 418 0`+"\n")
+			for _, r := range strings.TrimSuffix(line, "\n") {
+				assert.False(t, r < 0x20 || r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0xfffd,
+					"raw %U in %q", r, line)
+			}
+		})
+	}
+}
