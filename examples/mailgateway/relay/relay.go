@@ -202,14 +202,14 @@ func (s *session) failed(err error, src *clientReader) error {
 	}
 	if se, ok := errors.AsType[*smtp.SMTPError](err); ok {
 		// The size limit, or the next hop's own reply.
-		s.logf("not delivered: %v", se)
+		s.logf("not delivered: %s", printableText(se.Error()))
 		return se
 	}
 	if src.tooLong {
-		s.logf("refused: %s (%v)", lineTooLong.Message, err)
+		s.logf("refused: %s (%s)", lineTooLong.Message, printableText(err.Error()))
 		return lineTooLong
 	}
-	s.logf("delivering: %v", err)
+	s.logf("delivering: %s", printableText(err.Error()))
 	return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "delivery failed; try again later"}
 }
 
@@ -447,6 +447,20 @@ func WriterDeliver(w io.Writer) Deliver {
 		}
 		return err
 	}
+}
+
+// printableText returns a message for a log line, such as a next hop's
+// reply: as it is when it is printable ASCII, spaces included, and
+// Go-quoted otherwise, so that a reply of several lines (go-smtp's client
+// joins them with LF) or with control characters cannot forge a log line
+// or send terminal escape sequences.
+func printableText(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] >= 0x7f {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }
 
 // printable returns an envelope address for a log line: as it is when it

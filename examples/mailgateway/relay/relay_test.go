@@ -635,3 +635,39 @@ func TestLogNotDelivered(t *testing.T) {
 	assert.Same(t, hopReply, sess.Data(strings.NewReader("Subject: x\r\n\r\nx\r\n")))
 	assert.Equal(t, []string{"message from a@example.com: not delivered: " + hopReply.Error()}, logged)
 }
+
+// TestLogEscapesHopReply: a next hop's reply goes into the log, and a
+// reply of several lines, which go-smtp's client joins with LF, or one
+// with control characters, would forge log lines or send terminal escape
+// sequences. Such a reply is Go-quoted in the log.
+func TestLogEscapesHopReply(t *testing.T) {
+	for _, tc := range []struct{ reply, shown string }{
+		{"no such user", "SMTP error 550: no such user"},
+		{"first line\nforged line", `"SMTP error 550: first line\n5.1.1 forged line"`},
+		{"no\x1b[2K\u009b\u202e such user", `"SMTP error 550: no\x1b[2K\u009b\u202e such user"`},
+	} {
+		t.Run(tc.reply, func(t *testing.T) {
+			hop := serve(t, refusingHop{&smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: tc.reply}})
+			var mu sync.Mutex
+			var logged []string
+			addr := serve(t, &Backend{Deliver: SMTPDeliver(hop), Logf: func(f string, a ...any) {
+				mu.Lock()
+				defer mu.Unlock()
+				logged = append(logged, fmt.Sprintf(f, a...))
+			}})
+			err := send(t, addr, []string{"b@example.net"})
+			se, ok := errors.AsType[*smtp.SMTPError](err)
+			require.True(t, ok, "%v", err)
+			assert.Equal(t, 550, se.Code)
+			mu.Lock()
+			defer mu.Unlock()
+			require.Len(t, logged, 1)
+			line := logged[0]
+			assert.Equal(t, "message from a@example.com: not delivered: "+tc.shown, line)
+			for _, r := range line {
+				assert.False(t, r < 0x20 || r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069,
+					"raw %U in %q", r, line)
+			}
+		})
+	}
+}
