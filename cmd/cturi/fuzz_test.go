@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -75,6 +76,9 @@ func FuzzRun(f *testing.F) {
 				}
 				assert.Equal(t, want, line, "value %q", v)
 				continue
+			}
+			for _, c := range line {
+				require.True(t, c >= 0x20 && c < 0x7f || c >= 0x80 && strconv.IsPrint(c), "raw %U in %q", c, line)
 			}
 			var r result
 			require.NoError(t, json.Unmarshal([]byte(line), &r), "%q", line)

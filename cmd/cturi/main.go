@@ -302,6 +302,8 @@ first 64 bytes (fewer, to end on a whole UTF-8 character) followed by
 "...". JSON strings are Unicode, so in input an octet that is not part of
 valid UTF-8 shows as U+FFFD; such a value never maps (bad-utf8, syntax or
 invalid-uri), and the message on standard error quotes it exactly (\xff).
+A character that does not print (DEL, a C1 or bidi control...) is written
+as a \u escape.
 
 Examples (draft §2.2 and §3.1):
 

@@ -152,6 +152,36 @@ func TestCLIJSONInvalidUTF8(t *testing.T) {
 	assert.Equal(t, strings.Repeat("\x80", 61)+"...", m.tooLong(strings.Repeat("\x80", 100), false).Input)
 }
 
+// TestCLIJSONEscapesNonPrinting: encoding/json writes DEL, the C1
+// controls (U+0080-U+009F: CSI to some terminals), the bidi controls and
+// other characters that do not print as they are, and the input (or an
+// output decoded from percent-escapes) may hold any of them: -json
+// writes them as \u escapes, the same JSON strings, so that its lines
+// cannot reorder or drive the terminal or log viewer that shows them.
+// Printable characters stay as they are.
+func TestCLIJSONEscapesNonPrinting(t *testing.T) {
+	for _, tt := range []struct {
+		value string
+		args  []string
+	}{
+		{"text/plain; a=\"\u202e\x7f\u009b\u2066\u00ad\ufeff\"", nil},
+		{`ContentType:text/plain?a="%E2%80%AE%E2%81%A9%F0%9D%85%B3"`, nil},
+		{"ContentType:text/plain?a=\"\u202ez\u00fcrich\U0001D173\"", []string{"-to", "ct"}},
+	} {
+		out, _, _ := runCLI(t, "", append(append([]string{"-json"}, tt.args...), tt.value)...)
+		line := strings.TrimSuffix(out, "\n")
+		for _, r := range line {
+			assert.False(t, r < 0x20 || r == 0x7f || r >= 0x80 && !strconv.IsPrint(r), "raw %U in %q", r, line)
+		}
+		var r result
+		require.NoError(t, json.Unmarshal([]byte(line), &r), line)
+		assert.Equal(t, tt.value, r.Input, "the same string")
+	}
+	out, _, code := runCLI(t, "", "-json", `ContentType:text/plain?a="%E2%80%AEz%C3%BCrich"`)
+	assert.Equal(t, exitOK, code)
+	assert.Equal(t, `{"input":"ContentType:text/plain?a=\"%E2%80%AEz%C3%BCrich\"","direction":"to-ct","output":"text/plain; a=\"\u202ezürich\"","kind":"","error":""}`+"\n", out)
+}
+
 // TestHelpExamples runs the examples that -h shows and checks their output.
 func TestHelpExamples(t *testing.T) {
 	help, errs, code := runCLI(t, "", "-h")

@@ -2,9 +2,12 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/cturi/cturi/mapping"
@@ -102,7 +105,9 @@ func (m *mapper) tooLong(v string, uri bool) result {
 type resultWriter struct {
 	out  *bufio.Writer
 	errs *bufio.Writer
-	enc  *json.Encoder // nil for plain output
+	enc  *json.Encoder // nil for plain output; writes to js
+	js   bytes.Buffer  // one encoded result, before escapeNonPrinting
+	esc  []byte        // escapeNonPrinting's output, reused
 	// interleave writes out what out holds, and then each message, before
 	// the ERROR line that follows it: both streams go to one file.
 	interleave bool
@@ -112,7 +117,7 @@ type resultWriter struct {
 func newResultWriter(out, errs *bufio.Writer, asJSON, interleave bool) *resultWriter {
 	w := &resultWriter{out: out, errs: errs, interleave: interleave}
 	if asJSON {
-		w.enc = json.NewEncoder(out)
+		w.enc = json.NewEncoder(&w.js)
 		w.enc.SetEscapeHTML(false)
 	}
 	return w
@@ -141,7 +146,13 @@ func (w *resultWriter) write(r result, n int) error {
 		}
 	}
 	if w.enc != nil {
-		return w.enc.Encode(r)
+		w.js.Reset()
+		if err := w.enc.Encode(r); err != nil {
+			return err
+		}
+		w.esc = escapeNonPrinting(w.esc[:0], w.js.Bytes())
+		_, err := w.out.Write(w.esc)
+		return err
 	}
 	if r.Kind != "" {
 		_, err := fmt.Fprintf(w.out, "ERROR:%s\n", r.Kind)
@@ -184,4 +195,36 @@ func (s uriStart) next(b []byte) uriStart {
 		}
 	}
 	return s
+}
+
+// escapeNonPrinting appends js, a JSON text encoding/json wrote, to dst
+// with each character it leaves as it is but that does not print written
+// as a \u escape (a UTF-16 surrogate pair past U+FFFF): DEL, the C1
+// controls (U+0080-U+009F), the bidi and other format characters and
+// the rest that strconv.IsPrint rejects. encoding/json escapes the ASCII
+// controls, U+2028 and U+2029 itself, and writes U+FFFD for an octet
+// that is not UTF-8, so these can only stand in strings, whose value
+// the escape keeps.
+func escapeNonPrinting(dst, js []byte) []byte {
+	start := 0 // js[start:i] is still to be copied as it is
+	for i := 0; i < len(js); {
+		if js[i] < 0x7f {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(js[i:])
+		if n > 1 && strconv.IsPrint(r) {
+			i += n
+			continue
+		}
+		dst = append(dst, js[start:i]...)
+		if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
+			dst = fmt.Appendf(dst, `\u%04x\u%04x`, r1, r2)
+		} else {
+			dst = fmt.Appendf(dst, `\u%04x`, r) // DEL, or U+FFFD for an octet that is not UTF-8
+		}
+		i += n
+		start = i
+	}
+	return append(dst, js[start:]...)
 }
