@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	message "github.com/emersion/go-message"
 	"github.com/emersion/go-message/textproto"
@@ -204,7 +206,11 @@ func rewriteHeader(h *textproto.Header, fr *fieldRewriter) (int, []*Problem, err
 // The Report lists the fields not rewritten, with go-message's 0-based
 // part indices turned into Path's 1-based numbers. The error is the one
 // fn or go-message returned, or one wrapping ErrUnknownTarget for an
-// Options.To that names no Target (then fn is not called).
+// Options.To that names no Target (then fn is not called). go-message's
+// error for a malformed part header quotes the line as it is, so when its
+// message holds characters that do not print (a CR or LF, ESC, a bidi
+// control, an octet that is not UTF-8), Walk returns it wrapped, with
+// those escaped as in a Go string literal; errors.Unwrap gives it back.
 //
 // Of the limits of opts, only MaxProblems and MaxReportBytes apply:
 // go-message has read each header already, and Walk descends as deeply as
@@ -221,13 +227,19 @@ func Walk(e *message.Entity, opts Options, fn message.WalkFunc) (Report, error) 
 	// go-message walks depth first, parents before children: the part a
 	// multipart/signed signs comes right after it, and the parts in that
 	// part right after it in turn, until one that is not theirs.
-	var signed []int // the path of that part, from its multipart/signed on
+	var signed []int  // the path of that part, from its multipart/signed on
+	fnFailed := false // the walk stopped at an error of fn's
+	call := func(path []int, part *message.Entity, err error) error {
+		err = fn(path, part, err)
+		fnFailed = err != nil
+		return err
+	}
 	err := e.Walk(func(path []int, part *message.Entity, err error) error {
 		if signed != nil && hasPathPrefix(path, signed) {
 			if len(path) == len(signed) {
 				log.add(Problem{Path: onePlus(path), Kind: KindSigned, Offset: -1, Detail: signedDetail})
 			}
-			return fn(path, part, err)
+			return call(path, part, err)
 		}
 		signed = nil
 		if !opts.RewriteSigned && isMultipartSigned(&part.Header) {
@@ -243,7 +255,48 @@ func Walk(e *message.Entity, opts Options, fn message.WalkFunc) (Report, error) 
 			p.Path = onePlus(path)
 			log.add(*p)
 		}
-		return fn(path, part, err)
+		return call(path, part, err)
 	})
+	if err != nil && !fnFailed && !printable(err.Error()) {
+		err = escapedError{err}
+	}
 	return rep, err
+}
+
+// escapedError is an error of go-message's whose message quotes input
+// holding characters that do not print; its message has them escaped.
+type escapedError struct{ err error }
+
+func (e escapedError) Error() string { return escapeNonPrinting(e.err.Error()) }
+func (e escapedError) Unwrap() error { return e.err }
+
+// printable reports whether every character of s prints (strconv.IsPrint,
+// space included) and s is UTF-8.
+func printable(s string) bool {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 || !strconv.IsPrint(r) {
+			return false
+		}
+		i += n
+	}
+	return true
+}
+
+// escapeNonPrinting returns s with each character that does not print,
+// and each octet that is not UTF-8, escaped as strconv.Quote escapes it
+// (\r, \x1b, \u202e, \xff); the rest is left as it is.
+func escapeNonPrinting(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 || !strconv.IsPrint(r) {
+			q := strconv.Quote(s[i : i+n])
+			b.WriteString(q[1 : len(q)-1])
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }

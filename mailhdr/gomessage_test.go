@@ -3,9 +3,11 @@ package mailhdr
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -240,6 +242,39 @@ func TestWalkCutHeader(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, rep.Rewritten)
 	assert.Equal(t, `ContentType:text/plain?charset="us-a"`, e.Header.Get("Content-Type"))
+}
+
+// TestWalkEscapesGoMessageErrors: go-message's error for a malformed
+// part header quotes the line (with its CR LF), or the field name, as it
+// is, and Walk
+// returns that error: a message could put a line break, a terminal escape
+// sequence or a bidi control into the caller's log. Walk escapes what does
+// not print in it (and only in go-message's errors, not in fn's), and the
+// error still unwraps to go-message's.
+func TestWalkEscapesGoMessageErrors(t *testing.T) {
+	for _, tc := range []struct{ line, shown string }{
+		{"\x1b[2J\u202eforged\u009b\xff\x7f\rx", `message: malformed MIME header line: \x1b[2J\u202eforged\u009b\xff\x7f\rx\r\n`},
+		{"X\x1b[31m\u2028: v", `message: malformed MIME header key: X\x1b[31m\u2028`},
+	} {
+		msg := "Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n" +
+			"--b\r\n" + tc.line + "\r\n\r\none\r\n--b--\r\n"
+		e, err := message.Read(strings.NewReader(msg))
+		require.NoError(t, err)
+		_, err = Walk(e, Options{}, func([]int, *message.Entity, error) error { return nil })
+		require.Error(t, err)
+		assert.EqualError(t, err, tc.shown)
+		for _, r := range err.Error() {
+			assert.False(t, r < 0x20 || r >= 0x7f && !strconv.IsPrint(r), "raw %U in %q", r, err.Error())
+		}
+		assert.Contains(t, errors.Unwrap(err).Error(), tc.line[:4], "go-message's error, as it came")
+	}
+
+	// fn's own error is returned as it is.
+	e, err := message.Read(strings.NewReader("Content-Type: text/plain\r\n\r\nx\r\n"))
+	require.NoError(t, err)
+	mine := errors.New("mine\n")
+	_, err = Walk(e, Options{}, func([]int, *message.Entity, error) error { return mine })
+	assert.Same(t, mine, err)
 }
 
 // TestWalkReportLimits: Walk's Report keeps to MaxProblems as Rewrite's
