@@ -84,8 +84,9 @@ type Error struct {
 // Error returns "middleware: the <side>'s Content-Type label cannot be
 // mapped" (for a form body, "middleware: the request body cannot be
 // decoded as application/www-form-urlencoded", or "... cannot be read")
-// followed by the kind and, when Err is set, the cause.
-// It does not repeat Label, which can be long and comes from the peer;
+// followed by the kind and, when Err is set, the cause (without the
+// "middleware: " this package's own causes start with: the prefix is
+// given once). It does not repeat Label, which can be long and comes from the peer;
 // the cause may show the part of it that does not map, or its decoded
 // form, quoted as by %q (a mapping error of kind bad-mime-type quotes the
 // whole decoded Content-Type).
@@ -95,7 +96,9 @@ func (e *Error) Error() string {
 	if e.Err == nil { // an Error built by hand, without a cause
 		return s
 	}
-	return s + ": " + e.Err.Error()
+	// The package's own causes (ErrLabelTooLong, ...) say "middleware: "
+	// too: once is enough.
+	return s + ": " + strings.TrimPrefix(e.Err.Error(), "middleware: ")
 }
 
 // what says what could not be done, for an error of the given kind.

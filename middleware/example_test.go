@@ -200,7 +200,7 @@ func ExampleError_Kind() {
 	fmt.Println(e)
 	// Output:
 	// scheme-not-allowed
-	// middleware: the request's Content-Type label cannot be mapped (scheme-not-allowed): middleware: URI scheme not allowed
+	// middleware: the request's Content-Type label cannot be mapped (scheme-not-allowed): URI scheme not allowed
 }
 
 // Forms in the application/www-form-urlencoded format of

@@ -250,6 +250,7 @@ func TestErrorKind(t *testing.T) {
 			what = "the request body cannot be decoded as application/www-form-urlencoded"
 		}
 		assert.True(t, strings.HasPrefix(e.Error(), "middleware: "+what+" ("+tt.kind+"): "), e.Error())
+		assert.Equal(t, 1, strings.Count(e.Error(), "middleware: "), "the package's prefix once: %s", e.Error())
 		assert.Equal(t, tt.status, status(e.Kind()))
 		assert.NotContains(t, e.Error(), "\n")
 	}
