@@ -16,7 +16,7 @@ import (
 // (mailhdr.Report) on standard error.
 func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("cturi mail", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard) // parseError writes what is wrong
 	to := fs.String("to", "uri", "rewrite Content-Types to: uri (URI labels), ct (Content-Types) or canonical")
 	strictURI := fs.Bool("strict-uri", false, "write query-value delimiters as %22 (strict RFC 3986 URIs)")
 	strictParsing := fs.Bool("strict-parsing", false, "refuse the unquoted parameter values mail software writes")
@@ -35,7 +35,7 @@ func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return printOut(stdout, stderr, "cturi mail", func(w io.Writer) { mailUsage(w, fs) })
 		}
-		return badUsage(stderr, "cturi mail", nil)
+		return parseError(stderr, "cturi mail", err)
 	}
 	target, err := mailhdr.ParseTarget(*to)
 	switch {

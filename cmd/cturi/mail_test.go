@@ -68,6 +68,7 @@ func TestMailCommand(t *testing.T) {
 		{"two files", msg, []string{file, file}, 2, "", "at most one FILE"},
 		{"missing file", "", []string{filepath.Join(t.TempDir(), "none.eml")}, 1, "", "no such file"},
 		{"bad flag", msg, []string{"-nope"}, 2, "", "flag provided but not defined"},
+		{"bad flag with control characters", msg, []string{"-x\r\x1b[2K\u202e"}, 2, "", "flag provided but not defined: -x\\r\\x1b[2K\\u202e\n"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -25,6 +25,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Exit statuses of the mapping command.
@@ -48,7 +49,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runMail(args[1:], stdin, stdout, stderr)
 	}
 	fs := flag.NewFlagSet("cturi", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard) // parseError writes what is wrong
 	to := fs.String("to", "auto", "direction: uri (Content-Type to URI), ct (URI to Content-Type) or auto")
 	strict := fs.Bool("strict-uri", false, "write query-value delimiters as %22 (strict RFC 3986 URIs)")
 	lenient := fs.Bool("lenient", false, "accept unquoted parameter values as mail software writes them")
@@ -63,7 +64,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return printOut(stdout, stderr, "cturi", func(w io.Writer) { usage(w, fs) })
 		}
-		return badUsage(stderr, "cturi", nil)
+		return parseError(stderr, "cturi", err)
 	}
 	if *version {
 		// As -h: whatever else the command line holds.
@@ -237,6 +238,34 @@ func badUsage(stderr io.Writer, cmd string, err error) int {
 	}
 	fmt.Fprintf(stderr, "Run '%s -h' for usage.\n", cmd)
 	return exitUsage
+}
+
+// parseError writes err, a command line's error from the flag package,
+// as the flag package writes it, but with what does not print escaped: it
+// names a flag as it was given, and a value meant for mapping but written
+// without a -- before it is taken for one. It then calls badUsage.
+func parseError(stderr io.Writer, cmd string, err error) int {
+	fmt.Fprintln(stderr, quoteNonPrinting(err.Error()))
+	return badUsage(stderr, cmd, nil)
+}
+
+// quoteNonPrinting returns s with each character that does not print
+// (strconv.IsPrint), and each octet that is not UTF-8, escaped as
+// strconv.Quote escapes it (\r, \x1b, \u202e, \xff); the rest is left as
+// it is.
+func quoteNonPrinting(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 || !strconv.IsPrint(r) {
+			q := strconv.Quote(s[i : i+n])
+			b.WriteString(q[1 : len(q)-1])
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // printOut writes what write writes, at once, to standard output, for -h

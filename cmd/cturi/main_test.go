@@ -77,6 +77,10 @@ func TestCLI(t *testing.T) {
 		{"injection refused", []string{"ContentType:text/plain%0D%0AX-Evil:%201"}, "", "ERROR:ctl\n", "0x0D at offset 22", exitFailed},
 		{"bad -to", []string{"-to", "sideways", "x"}, "", "", `-to must be uri, ct or auto, not "sideways"`, exitUsage},
 		{"unknown flag", []string{"-nope"}, "", "", "flag provided but not defined", exitUsage},
+		// A value that starts with '-' without a -- before it is taken for
+		// a flag; the flag package's message shows its name as it is.
+		{"unknown flag with control characters", []string{"-x\r\x1b[2K\u202e\xff"}, "", "", "flag provided but not defined: -x\\r\\x1b[2K\\u202e\\xff\n", exitUsage},
+		{"bad flag syntax with control characters", []string{"-=\x1b[2K"}, "", "", "bad flag syntax: -=\\x1b[2K\n", exitUsage},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
