@@ -5,10 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/cturi/cturi/internal/printable"
 	message "github.com/emersion/go-message"
 	"github.com/emersion/go-message/textproto"
 )
@@ -257,7 +256,7 @@ func Walk(e *message.Entity, opts Options, fn message.WalkFunc) (Report, error) 
 		}
 		return call(path, part, err)
 	})
-	if err != nil && !fnFailed && !printable(err.Error()) {
+	if err != nil && !fnFailed && !printable.Is(err.Error()) {
 		err = escapedError{err}
 	}
 	return rep, err
@@ -267,36 +266,5 @@ func Walk(e *message.Entity, opts Options, fn message.WalkFunc) (Report, error) 
 // holding characters that do not print; its message has them escaped.
 type escapedError struct{ err error }
 
-func (e escapedError) Error() string { return escapeNonPrinting(e.err.Error()) }
+func (e escapedError) Error() string { return printable.Escape(e.err.Error()) }
 func (e escapedError) Unwrap() error { return e.err }
-
-// printable reports whether every character of s prints (strconv.IsPrint,
-// space included) and s is UTF-8.
-func printable(s string) bool {
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 || !strconv.IsPrint(r) {
-			return false
-		}
-		i += n
-	}
-	return true
-}
-
-// escapeNonPrinting returns s with each character that does not print,
-// and each octet that is not UTF-8, escaped as strconv.Quote escapes it
-// (\r, \x1b, \u202e, \xff); the rest is left as it is.
-func escapeNonPrinting(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 || !strconv.IsPrint(r) {
-			q := strconv.Quote(s[i : i+n])
-			b.WriteString(q[1 : len(q)-1])
-		} else {
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}

@@ -2,10 +2,10 @@ package main
 
 import (
 	"encoding/json"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/cturi/cturi/internal/printable"
 	"github.com/cturi/cturi/mapping"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -77,9 +77,7 @@ func FuzzRun(f *testing.F) {
 				assert.Equal(t, want, line, "value %q", v)
 				continue
 			}
-			for _, c := range line {
-				require.True(t, c >= 0x20 && c < 0x7f || c >= 0x80 && strconv.IsPrint(c), "raw %U in %q", c, line)
-			}
+			require.True(t, printable.Is(line), "%q prints", line)
 			var r result
 			require.NoError(t, json.Unmarshal([]byte(line), &r), "%q", line)
 			assert.Equal(t, want, r.Output, "value %q", v)

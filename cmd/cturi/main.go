@@ -25,7 +25,8 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/cturi/cturi/internal/printable"
 )
 
 // Exit statuses of the mapping command.
@@ -245,27 +246,8 @@ func badUsage(stderr io.Writer, cmd string, err error) int {
 // names a flag as it was given, and a value meant for mapping but written
 // without a -- before it is taken for one. It then calls badUsage.
 func parseError(stderr io.Writer, cmd string, err error) int {
-	fmt.Fprintln(stderr, quoteNonPrinting(err.Error()))
+	fmt.Fprintln(stderr, printable.Escape(err.Error()))
 	return badUsage(stderr, cmd, nil)
-}
-
-// quoteNonPrinting returns s with each character that does not print
-// (strconv.IsPrint), and each octet that is not UTF-8, escaped as
-// strconv.Quote escapes it (\r, \x1b, \u202e, \xff); the rest is left as
-// it is.
-func quoteNonPrinting(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 || !strconv.IsPrint(r) {
-			q := strconv.Quote(s[i : i+n])
-			b.WriteString(q[1 : len(q)-1])
-		} else {
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
 }
 
 // printOut writes what write writes, at once, to standard output, for -h

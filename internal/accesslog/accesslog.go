@@ -12,8 +12,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strconv"
 
+	"github.com/cturi/cturi/internal/printable"
 	"github.com/gorilla/handlers"
 )
 
@@ -24,7 +24,12 @@ import (
 func Handler(out io.Writer, h http.Handler) http.Handler {
 	logged := handlers.LoggingHandler(out, h)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL == nil || r.URL.User == nil || printable(r.URL.User.Username()) {
+		if r.URL == nil || r.URL.User == nil {
+			logged.ServeHTTP(w, r)
+			return
+		}
+		name := printable.Token(r.URL.User.Username())
+		if name == r.URL.User.Username() {
 			logged.ServeHTTP(w, r)
 			return
 		}
@@ -32,21 +37,10 @@ func Handler(out io.Writer, h http.Handler) http.Handler {
 		// name quoted, while h gets r itself.
 		shown := r.WithContext(r.Context())
 		u := *r.URL
-		u.User = url.User(strconv.Quote(r.URL.User.Username()))
+		u.User = url.User(name)
 		shown.URL = &u
 		handlers.LoggingHandler(out, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 			h.ServeHTTP(w, r)
 		})).ServeHTTP(w, shown)
 	})
-}
-
-// printable reports whether s is printable ASCII without space, which a
-// log field can hold as it is.
-func printable(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] <= ' ' || s[i] >= 0x7f {
-			return false
-		}
-	}
-	return true
 }

@@ -3,7 +3,8 @@
 // `go run` does, a log sink its goroutines may write to at once, a
 // request body that provokes golang/go#40747 in a reverse proxy, and
 // checks that a server closes a connection left idle or with a header
-// half sent, and that it serves no more connections at once than its cap.
+// half sent, that it serves no more connections at once than its cap, and
+// that its request log cannot be forged.
 package servertest
 
 import (
@@ -17,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cturi/cturi/internal/printable"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -193,4 +195,21 @@ func ServesAtMost(t testing.TB, base, request string, n int) {
 	assert.False(t, served(next, 300*time.Millisecond), "a client is served while %d others hold their connections", n)
 	require.NoError(t, held[0].Close())
 	assert.True(t, served(next, 5*time.Second), "the waiting client is served once another is gone")
+}
+
+// LogsUserNameQuoted checks that the server at base (an http:// URL),
+// logging into log, Go-quotes the user name of a request target in
+// absolute form, GET http://USER@host/, which net/url percent-decodes and
+// gorilla's LoggingHandler would write as it is: the name holds a CR LF, a
+// terminal escape sequence, a C1 CSI, a bidi override and an octet that
+// is not UTF-8, and the log must get one line, all of it printable.
+func LogsUserNameQuoted(t testing.TB, base string, log *SyncBuffer, path string) {
+	t.Helper()
+	conn := dialAndSend(t, base, "GET http://%0D%0Aforged%1B%5B2K%C2%9B%E2%80%AE%FF@x"+path+" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+	_, _ = io.Copy(io.Discard, conn)
+	require.Eventually(t, func() bool { return strings.HasSuffix(log.String(), "\n") }, 5*time.Second, 10*time.Millisecond)
+	line, rest, _ := strings.Cut(log.String(), "\n")
+	assert.Empty(t, rest, "one line")
+	assert.Contains(t, line, ` - "\r\nforged\x1b[2K\u009b\u202e\xff" [`)
+	assert.True(t, printable.Is(line), "%q prints", line)
 }

@@ -32,12 +32,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/cturi/cturi/internal/printable"
 	"github.com/cturi/cturi/mailhdr"
 	"github.com/emersion/go-smtp"
 )
@@ -175,7 +175,7 @@ func (s *session) Data(r io.Reader) error {
 // "message from SENDER: ".
 func (s *session) logf(format string, args ...any) {
 	if s.b.Logf != nil {
-		s.b.Logf("message from %s: "+format, append([]any{printable(s.from)}, args...)...)
+		s.b.Logf("message from %s: "+format, append([]any{printable.Token(s.from)}, args...)...)
 	}
 }
 
@@ -202,14 +202,14 @@ func (s *session) failed(err error, src *clientReader) error {
 	}
 	if se, ok := errors.AsType[*smtp.SMTPError](err); ok {
 		// The size limit, or the next hop's own reply.
-		s.logf("not delivered: %s", printableText(se.Error()))
+		s.logf("not delivered: %s", printable.Text(se.Error()))
 		return se
 	}
 	if src.tooLong {
-		s.logf("refused: %s (%s)", lineTooLong.Message, printableText(err.Error()))
+		s.logf("refused: %s (%s)", lineTooLong.Message, printable.Text(err.Error()))
 		return lineTooLong
 	}
-	s.logf("delivering: %s", printableText(err.Error()))
+	s.logf("delivering: %s", printable.Text(err.Error()))
 	return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "delivery failed; try again later"}
 }
 
@@ -436,42 +436,15 @@ func WriterDeliver(w io.Writer) Deliver {
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		if _, err := fmt.Fprintf(w, "=== message from <%s> to %q\n", printable(from), to); err != nil {
+		if _, err := fmt.Fprintf(w, "=== message from <%s> to %q\n", printable.Token(from), to); err != nil {
 			return err
 		}
 		if _, werr := io.Copy(w, spool); err == nil {
 			err = werr
 		}
 		if err != nil {
-			_, _ = fmt.Fprintf(w, "\n=== message from <%s> cut short: %v, not accepted\n", printable(from), err)
+			_, _ = fmt.Fprintf(w, "\n=== message from <%s> cut short: %v, not accepted\n", printable.Token(from), err)
 		}
 		return err
 	}
-}
-
-// printableText returns a message for a log line, such as a next hop's
-// reply: as it is when it is printable ASCII, spaces included, and
-// Go-quoted otherwise, so that a reply of several lines (go-smtp's client
-// joins them with LF) or with control characters cannot forge a log line
-// or send terminal escape sequences.
-func printableText(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] < ' ' || s[i] >= 0x7f {
-			return strconv.Quote(s)
-		}
-	}
-	return s
-}
-
-// printable returns an envelope address for a log line: as it is when it
-// is printable ASCII, as addresses are, and Go-quoted otherwise, so that
-// a sender cannot put a CR or a terminal escape sequence into a log.
-// (go-smtp accepts such octets in a MAIL FROM domain.)
-func printable(addr string) string {
-	for i := 0; i < len(addr); i++ {
-		if addr[i] <= ' ' || addr[i] >= 0x7f {
-			return strconv.Quote(addr)
-		}
-	}
-	return addr
 }
