@@ -111,7 +111,7 @@ func TestMailPython(t *testing.T) {
 	python, err := exec.LookPath("python3")
 	if err != nil {
 		if os.Getenv("CI") != "" {
-			t.Fatal("python3 is not installed; CI's machine has it, and TestMailPython needs it")
+			t.Fatal("python3 is not installed; .ci/run installs it")
 		}
 		t.Skip("python3 is not installed")
 	}
