@@ -148,7 +148,7 @@ func (w *resultWriter) write(r result, n int) error {
 	if w.enc != nil {
 		w.js.Reset()
 		if err := w.enc.Encode(r); err != nil {
-			return err
+			return err // unreachable: a result of strings always encodes
 		}
 		w.esc = escapeNonPrinting(w.esc[:0], w.js.Bytes())
 		_, err := w.out.Write(w.esc)
