@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -105,9 +104,7 @@ func (m *mapper) tooLong(v string, uri bool) result {
 type resultWriter struct {
 	out  *bufio.Writer
 	errs *bufio.Writer
-	enc  *json.Encoder // nil for plain output; writes to js
-	js   bytes.Buffer  // one encoded result, before escapeNonPrinting
-	esc  []byte        // escapeNonPrinting's output, reused
+	enc  *json.Encoder // nil for plain output; writes to out through jsonOut
 	// interleave writes out what out holds, and then each message, before
 	// the ERROR line that follows it: both streams go to one file.
 	interleave bool
@@ -117,7 +114,7 @@ type resultWriter struct {
 func newResultWriter(out, errs *bufio.Writer, asJSON, interleave bool) *resultWriter {
 	w := &resultWriter{out: out, errs: errs, interleave: interleave}
 	if asJSON {
-		w.enc = json.NewEncoder(&w.js)
+		w.enc = json.NewEncoder(jsonOut{out})
 		w.enc.SetEscapeHTML(false)
 	}
 	return w
@@ -146,13 +143,7 @@ func (w *resultWriter) write(r result, n int) error {
 		}
 	}
 	if w.enc != nil {
-		w.js.Reset()
-		if err := w.enc.Encode(r); err != nil {
-			return err // unreachable: a result of strings always encodes
-		}
-		w.esc = escapeNonPrinting(w.esc[:0], w.js.Bytes())
-		_, err := w.out.Write(w.esc)
-		return err
+		return w.enc.Encode(r)
 	}
 	if r.Kind != "" {
 		_, err := fmt.Fprintf(w.out, "ERROR:%s\n", r.Kind)
@@ -197,15 +188,20 @@ func (s uriStart) next(b []byte) uriStart {
 	return s
 }
 
-// escapeNonPrinting appends js, a JSON text encoding/json wrote, to dst
-// with each character it leaves as it is but that does not print written
-// as a \u escape (a UTF-16 surrogate pair past U+FFFF): DEL, the C1
-// controls (U+0080-U+009F), the bidi and other format characters and
+// jsonOut writes the JSON text a json.Encoder writes to out, with each
+// character that encoding/json leaves as it is but that does not print
+// written as a \u escape (a UTF-16 surrogate pair past U+FFFF): DEL, the
+// C1 controls (U+0080-U+009F), the bidi and other format characters and
 // the rest that strconv.IsPrint rejects. encoding/json escapes the ASCII
-// controls, U+2028 and U+2029 itself, and writes U+FFFD for an octet
-// that is not UTF-8, so these can only stand in strings, whose value
-// the escape keeps.
-func escapeNonPrinting(dst, js []byte) []byte {
+// controls, U+2028 and U+2029 itself, and writes U+FFFD for an octet that
+// is not UTF-8, so these can only stand in strings, whose value the
+// escape keeps. The Encoder writes each value, valid UTF-8, with one
+// Write, so no character is split between two; escaping as it copies, with
+// no buffer of its own, keeps -json's peak memory for a long value as it
+// was.
+type jsonOut struct{ out *bufio.Writer }
+
+func (j jsonOut) Write(js []byte) (int, error) {
 	start := 0 // js[start:i] is still to be copied as it is
 	for i := 0; i < len(js); {
 		if js[i] < 0x7f {
@@ -217,14 +213,18 @@ func escapeNonPrinting(dst, js []byte) []byte {
 			i += n
 			continue
 		}
-		dst = append(dst, js[start:i]...)
+		j.out.Write(js[start:i])
 		if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
-			dst = fmt.Appendf(dst, `\u%04x\u%04x`, r1, r2)
+			fmt.Fprintf(j.out, `\u%04x\u%04x`, r1, r2)
 		} else {
-			dst = fmt.Appendf(dst, `\u%04x`, r) // DEL, or U+FFFD for an octet that is not UTF-8
+			fmt.Fprintf(j.out, `\u%04x`, r) // DEL, or U+FFFD for an octet that is not UTF-8
 		}
 		i += n
 		start = i
 	}
-	return append(dst, js[start:]...)
+	// A bufio.Writer's error sticks: this Write returns any earlier one.
+	if _, err := j.out.Write(js[start:]); err != nil {
+		return 0, err
+	}
+	return len(js), nil
 }
