@@ -34,13 +34,15 @@ func Handler(out io.Writer, h http.Handler) http.Handler {
 			return
 		}
 		// LoggingHandler logs the request it is given: a copy with the
-		// name quoted, while h gets r itself.
+		// name quoted, while h gets r itself. It also removes the files
+		// of a multipart form h parsed, which it looks for in the copy.
 		shown := r.WithContext(r.Context())
 		u := *r.URL
 		u.User = url.User(name)
 		shown.URL = &u
 		handlers.LoggingHandler(out, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 			h.ServeHTTP(w, r)
+			shown.MultipartForm = r.MultipartForm
 		})).ServeHTTP(w, shown)
 	})
 }

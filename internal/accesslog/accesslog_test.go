@@ -3,8 +3,10 @@ package accesslog
 import (
 	"bufio"
 	"bytes"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -43,6 +45,37 @@ func TestUserName(t *testing.T) {
 			assert.True(t, strings.HasPrefix(line, "192.0.2.1 - "+tc.shown+" ["), line)
 			assert.Contains(t, line, `" 418 0`+"\n")
 			assert.True(t, printable.Is(strings.TrimSuffix(line, "\n")), "%q prints", line)
+		})
+	}
+}
+
+// TestMultipartFilesRemoved: LoggingHandler removes the temporary files of
+// a multipart form the handler parsed (net/http does not, for a request a
+// wrapper such as MaxBytesHandler copied), with a quoted user name too.
+func TestMultipartFilesRemoved(t *testing.T) {
+	for _, target := range []string{"http://ada@x/", "http://%0D%0Aforged@x/"} {
+		t.Run(target, func(t *testing.T) {
+			tmp := t.TempDir()
+			t.Setenv("TMPDIR", tmp) // where ParseMultipartForm writes its files
+			var body bytes.Buffer
+			mw := multipart.NewWriter(&body)
+			fw, err := mw.CreateFormFile("f", "f.bin")
+			require.NoError(t, err)
+			_, err = fw.Write(bytes.Repeat([]byte("x"), 4096))
+			require.NoError(t, err)
+			require.NoError(t, mw.Close())
+			req := httptest.NewRequest(http.MethodPost, target, &body)
+			req.Header.Set("Content-Type", mw.FormDataContentType())
+			var log bytes.Buffer
+			var written []string
+			Handler(&log, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				require.NoError(t, r.ParseMultipartForm(1024)) // the file goes to disk
+				written, _ = filepath.Glob(filepath.Join(tmp, "*"))
+			})).ServeHTTP(httptest.NewRecorder(), req)
+			require.Len(t, written, 1, "the form's file was on disk")
+			left, err := filepath.Glob(filepath.Join(tmp, "*"))
+			require.NoError(t, err)
+			assert.Empty(t, left, "the form's files are removed")
 		})
 	}
 }
