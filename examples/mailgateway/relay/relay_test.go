@@ -669,3 +669,24 @@ func TestLogEscapesHopReply(t *testing.T) {
 		})
 	}
 }
+
+// TestLogEscapesDeliveryError: a delivery error other than a reply (one
+// of go-smtp's client, which can quote what the next hop sent, or of a
+// Deliver of the caller's) goes into the log Go-quoted when it is not
+// printable ASCII, as a reply does.
+func TestLogEscapesDeliveryError(t *testing.T) {
+	var logged []string
+	addr := serve(t, &Backend{
+		Deliver: func(_ string, _ []string, msg io.Reader) error {
+			_, _ = io.Copy(io.Discard, msg)
+			return errors.New("short response: 250\r\nforged \x1b[2K")
+		},
+		Logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) },
+	})
+	err := send(t, addr, []string{"b@example.net"})
+	se, ok := errors.AsType[*smtp.SMTPError](err)
+	require.True(t, ok, "%v", err)
+	assert.Equal(t, 451, se.Code)
+	require.Len(t, logged, 1)
+	assert.Equal(t, `message from a@example.com: delivering: "short response: 250\r\nforged \x1b[2K"`, logged[0])
+}
