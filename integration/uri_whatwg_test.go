@@ -48,7 +48,9 @@ type whatwgChange struct {
 // scheme (ContentType: becomes contenttype:, which R0.13 reads alike)
 // and writes the '"' delimiters of a query value as %22, which SPEC U8
 // removes like '"'. Non-special schemes (ContentType:, mailto:, x:,
-// urn:, xyz://) keep their path, host and port as written.
+// urn:, xyz://) keep their host and port as written. The parser also
+// removes dot segments from any path that starts with '/' (x:/a/../b
+// becomes x:/b), which would change a Content-Type; no vector has one.
 var whatwgChanges = []whatwgChange{
 	{
 		// An http URI with an empty path gets the path "/": the parser
