@@ -4,5 +4,6 @@
 // tests only. The http_*_test.go files exercise package middleware over
 // HTTP/1.1 and HTTP/2 (httptest servers, TLS for HTTP/2), through a
 // reverse proxy and under concurrent load; the mail_*_test.go files
-// exercise the mail header rewriter.
+// exercise the mail header rewriter; uri_whatwg_test.go passes the URI
+// labels of package mapping through Node's WHATWG URL parser.
 package integration
