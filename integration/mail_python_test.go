@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cturi/cturi/internal/servertest"
 	"github.com/cturi/cturi/mailhdr"
 	"github.com/cturi/cturi/mapping"
 	"github.com/stretchr/testify/assert"
@@ -108,13 +109,7 @@ var pythonReadsOtherwise = map[string][]string{
 // .ci/run sets it), where it fails; so does a missing CPython corpus
 // (see TestMailRoundTripRealWorld).
 func TestMailPython(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("python3 is not installed; .ci/run installs it")
-		}
-		t.Skip("python3 is not installed")
-	}
+	python := servertest.Command(t, "python3")
 	dir := t.TempDir()
 	var files []string
 	newMessage := func(group, name string, msg []byte) *pyMessage {

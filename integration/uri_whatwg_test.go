@@ -1,15 +1,15 @@
 package integration
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/cturi/cturi/internal/servertest"
+	"github.com/cturi/cturi/internal/vectors"
 	"github.com/cturi/cturi/mapping"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -129,30 +129,21 @@ type whatwgLabel struct {
 // the vectors' order.
 func whatwgLabels(t *testing.T) []*whatwgLabel {
 	t.Helper()
-	f, err := os.Open(mappingVectors)
-	require.NoError(t, err)
-	defer f.Close()
 	seen := map[string]*whatwgLabel{}
 	var labels []*whatwgLabel
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		if n == 1 {
-			require.Equal(t, "direction\tinput\texpected\tsection\tnote", sc.Text(), "header row")
-			continue
-		}
-		cols := strings.Split(sc.Text(), "\t")
-		require.Len(t, cols, 5, "line %d", n)
-		ct, opts := cols[1], []mapping.Option(nil)
-		switch cols[0] {
+	for _, v := range vectors.Load(t, mappingVectors) {
+		ct, opts := v.Input, []mapping.Option(nil)
+		switch v.Direction {
 		case "ct2uri", "ct2uri-strict":
 		case "ct2uri-lenient":
 			opts = []mapping.Option{mapping.Lenient}
 		case "uri2ct":
-			if ct, err = mapping.ToContentType(cols[1]); err != nil {
+			var err error
+			if ct, err = mapping.ToContentType(v.Input); err != nil {
 				continue
 			}
 		default:
-			t.Fatalf("line %d: unknown direction %q", n, cols[0])
+			t.Fatalf("line %d: unknown direction %q", v.Line, v.Direction)
 		}
 		for _, strict := range []bool{false, true} {
 			o := opts
@@ -173,7 +164,6 @@ func whatwgLabels(t *testing.T) []*whatwgLabel {
 			l.plain = l.plain || !strict
 		}
 	}
-	require.NoError(t, sc.Err())
 	return labels
 }
 
@@ -210,13 +200,7 @@ func whatwgParse(t *testing.T, node string, labels []string) []whatwgResult {
 // whatwgChanges, that with the class's normalisation), and mapping the
 // href must give the label's Content-Type, except for whatwgChanges.
 func TestWHATWGURLParser(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("node is not installed; .ci/run installs it")
-		}
-		t.Skip("node is not installed")
-	}
+	node := servertest.Command(t, "node")
 	labels := whatwgLabels(t)
 	require.Greater(t, len(labels), 200, "the vectors of package mapping should give the whole set")
 	texts := make([]string, len(labels))

@@ -1,11 +1,9 @@
 package mailhdr
 
 import (
-	"bufio"
-	"os"
-	"strings"
 	"testing"
 
+	"github.com/cturi/cturi/internal/vectors"
 	"github.com/cturi/cturi/mapping"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -58,18 +56,12 @@ func FuzzKeepsStructure(f *testing.F) {
 // vectors that are Content-Types.
 func mappingVectorInputs(t testing.TB) []string {
 	t.Helper()
-	file, err := os.Open("../mapping/testdata/vectors.tsv")
-	require.NoError(t, err)
-	defer file.Close()
 	var ins []string
-	sc := bufio.NewScanner(file)
-	for sc.Scan() {
-		cols := strings.Split(sc.Text(), "\t")
-		if len(cols) > 1 && cols[0] == "ct2uri" {
-			ins = append(ins, cols[1])
+	for _, v := range vectors.Load(t, "../mapping/testdata/vectors.tsv") {
+		if v.Direction == "ct2uri" {
+			ins = append(ins, v.Input)
 		}
 	}
-	require.NoError(t, sc.Err())
 	require.NotEmpty(t, ins)
 	return ins
 }

@@ -18,13 +18,12 @@ package mapping_test
 //       (refUnicodeCTL).
 
 import (
-	"bufio"
 	"net/netip"
-	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/cturi/cturi/internal/vectors"
 	"github.com/cturi/cturi/mapping"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -1063,21 +1062,10 @@ type refVector struct {
 // vectors_test.go's loadVectors does).
 func loadRefVectors(t testing.TB) []refVector {
 	t.Helper()
-	f, err := os.Open("testdata/vectors.tsv")
-	require.NoError(t, err)
-	defer f.Close()
 	var vs []refVector
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		if n == 1 {
-			require.Equal(t, "direction\tinput\texpected\tsection\tnote", sc.Text(), "header row")
-			continue
-		}
-		cols := strings.Split(sc.Text(), "\t")
-		require.Len(t, cols, 5, "line %d", n)
-		vs = append(vs, refVector{n, cols[0], cols[1], cols[2], cols[3], cols[4]})
+	for _, v := range vectors.Load(t, "testdata/vectors.tsv") {
+		vs = append(vs, refVector{v.Line, v.Direction, v.Input, v.Expected, v.Section, v.Note})
 	}
-	require.NoError(t, sc.Err())
 	return vs
 }
 

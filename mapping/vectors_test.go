@@ -1,11 +1,9 @@
 package mapping
 
 import (
-	"bufio"
-	"os"
-	"strings"
 	"testing"
 
+	"github.com/cturi/cturi/internal/vectors"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -21,21 +19,10 @@ type vector struct {
 
 func loadVectors(t testing.TB) []vector {
 	t.Helper()
-	f, err := os.Open("testdata/vectors.tsv")
-	require.NoError(t, err)
-	defer f.Close()
 	var vs []vector
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		if n == 1 {
-			require.Equal(t, "direction\tinput\texpected\tsection\tnote", sc.Text(), "header row")
-			continue
-		}
-		cols := strings.Split(sc.Text(), "\t")
-		require.Len(t, cols, 5, "line %d", n)
-		vs = append(vs, vector{n, cols[0], cols[1], cols[2], cols[3], cols[4]})
+	for _, v := range vectors.Load(t, "testdata/vectors.tsv") {
+		vs = append(vs, vector{v.Line, v.Direction, v.Input, v.Expected, v.Section, v.Note})
 	}
-	require.NoError(t, sc.Err())
 	return vs
 }
 

@@ -223,13 +223,7 @@ func TestEchoFormBodyLimit(t *testing.T) {
 // and an error answer or a failed request clears what the previous label
 // left there.
 func TestPageScript(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("node is not installed; .ci/run installs it")
-		}
-		t.Skip("node is not installed")
-	}
+	node := servertest.Command(t, "node")
 	srv := httptest.NewServer(newHandler(io.Discard))
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

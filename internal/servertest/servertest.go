@@ -4,7 +4,8 @@
 // request body that provokes golang/go#40747 in a reverse proxy, and
 // checks that a server closes a connection left idle or with a header
 // half sent, that it serves no more connections at once than its cap, and
-// that its request log cannot be forged.
+// that its request log cannot be forged; and finding a program a test
+// runs (Command).
 package servertest
 
 import (
@@ -13,6 +14,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -212,4 +215,20 @@ func LogsUserNameQuoted(t testing.TB, base string, log *SyncBuffer, path string)
 	assert.Empty(t, rest, "one line")
 	assert.Contains(t, line, ` - "\r\nforged\x1b[2K\u009b\u202e\xff" [`)
 	assert.True(t, printable.Is(line), "%q prints", line)
+}
+
+// Command returns the path of the program name (node, python3) a test
+// runs. Without it the test is skipped, except under CI (the CI
+// environment variable is set, as .ci/run sets it, and installs the
+// program), where it fails.
+func Command(t testing.TB, name string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is not installed; .ci/run installs it", name)
+		}
+		t.Skipf("%s is not installed", name)
+	}
+	return path
 }
