@@ -169,11 +169,12 @@ func BenchmarkRewriteHeader(b *testing.B) {
 			}
 			b.Run(name, func(b *testing.B) {
 				b.ReportAllocs()
+				msg := []byte(hd.header)
 				var src bytes.Reader
 				br := bufio.NewReader(&src)
 				fr := newFieldRewriter(&Options{})
 				for b.Loop() {
-					src.Reset([]byte(hd.header))
+					src.Reset(msg)
 					br.Reset(&src)
 					h, err := textproto.ReadHeader(br)
 					if err != nil {
