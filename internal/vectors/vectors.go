@@ -1,7 +1,7 @@
 // Package vectors reads the mapping's test vectors, a TSV file whose
 // columns are direction, input, expected, section and note, for the tests
 // of every package: mapping/testdata/vectors.tsv, and the copy in
-// middleware/testdata.
+// middleware/testdata; and, with Table, any such file with a header.
 package vectors
 
 import (
@@ -31,10 +31,31 @@ type Vector struct {
 // header or a row other than the five columns.
 func Load(t testing.TB, path string) []Vector {
 	t.Helper()
+	var vs []Vector
+	for _, r := range Table(t, path, header) {
+		vs = append(vs, Vector{r.Line, r.Cols[0], r.Cols[1], r.Cols[2], r.Cols[3], r.Cols[4]})
+	}
+	require.NotEmpty(t, vs, "%s: no vectors", path)
+	return vs
+}
+
+// Row is one row of a TSV file Table reads.
+type Row struct {
+	Line int // in the file; the header is line 1
+	Cols []string
+}
+
+// Table reads the TSV file at path, whose first line must be header,
+// and returns the rows after it, each with as many tab-separated columns
+// as header has; it fails t otherwise, or if the file cannot be read.
+// It reads the shared vectors (Load) and urlencoded's form.tsv.
+func Table(t testing.TB, path, header string) []Row {
+	t.Helper()
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
-	var vs []Vector
+	ncols := strings.Count(header, "\t") + 1
+	var rows []Row
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
 		if n == 1 {
@@ -42,10 +63,9 @@ func Load(t testing.TB, path string) []Vector {
 			continue
 		}
 		cols := strings.Split(sc.Text(), "\t")
-		require.Len(t, cols, 5, "%s: line %d", path, n)
-		vs = append(vs, Vector{n, cols[0], cols[1], cols[2], cols[3], cols[4]})
+		require.Len(t, cols, ncols, "%s: line %d", path, n)
+		rows = append(rows, Row{n, cols})
 	}
 	require.NoError(t, sc.Err())
-	require.NotEmpty(t, vs, "%s: no vectors", path)
-	return vs
+	return rows
 }

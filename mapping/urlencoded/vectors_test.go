@@ -1,16 +1,15 @@
 package urlencoded
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/cturi/cturi/internal/vectors"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -35,18 +34,9 @@ const formHeader = "example\trelation\tdata_set\tstring\tdecoded_by_sec4\tholds\
 
 func loadFormRows(t testing.TB) []formRow {
 	t.Helper()
-	f, err := os.Open("testdata/form.tsv")
-	require.NoError(t, err)
-	defer f.Close()
 	var rows []formRow
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		if n == 1 {
-			require.Equal(t, formHeader, sc.Text(), "header row")
-			continue
-		}
-		cols := strings.Split(sc.Text(), "\t")
-		require.Len(t, cols, 7, "line %d", n)
+	for _, row := range vectors.Table(t, "testdata/form.tsv", formHeader) {
+		n, cols := row.Line, row.Cols
 		r := formRow{line: n, example: cols[0], relation: cols[1], input: resolveNotation(t, cols[3]), note: cols[6]}
 		switch cols[5] {
 		case "yes":
@@ -67,7 +57,6 @@ func loadFormRows(t testing.TB) []formRow {
 		}
 		rows = append(rows, r)
 	}
-	require.NoError(t, sc.Err())
 	require.Len(t, rows, 45, "rows in form.tsv")
 	return rows
 }
