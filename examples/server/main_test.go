@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io"
@@ -12,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -370,7 +373,30 @@ func TestSecurityHeaders(t *testing.T) {
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/", nil))
 	require.Equal(t, http.StatusOK, w.Code)
-	assert.Equal(t, "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'", w.Header().Get("Content-Security-Policy"))
+	csp := map[string][]string{}
+	for d := range strings.SplitSeq(w.Header().Get("Content-Security-Policy"), ";") {
+		f := strings.Fields(d)
+		require.NotEmpty(t, f, "an empty directive")
+		csp[f[0]] = f[1:]
+	}
+	assert.Equal(t, []string{"'self'"}, csp["default-src"])
+	assert.Equal(t, []string{"'none'"}, csp["frame-ancestors"])
+	assert.Equal(t, []string{"'none'"}, csp["base-uri"])
+	// Every inline script and style of the page is allowed by its hash,
+	// and nothing else inline is: the browser would not run it.
+	body := w.Body.String()
+	for directive, tag := range map[string]string{"script-src": "script", "style-src": "style"} {
+		elements := regexp.MustCompile(`(?s)<`+tag+`>(.*?)</`+tag+`>`).FindAllStringSubmatch(body, -1)
+		require.NotEmpty(t, elements, tag)
+		var want []string
+		for _, e := range elements {
+			sum := sha256.Sum256([]byte(e[1]))
+			want = append(want, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'")
+		}
+		assert.Equal(t, want, csp[directive], directive)
+	}
+	assert.NotRegexp(t, `(?i)<(script|style)[\s/][^>]*>|\s(on[a-z]+|style)\s*=`, body,
+		"an element or attribute that the policy's hashes do not allow")
 	for _, target := range []string{"/api/map?label=text/plain", "/api/map?label=ContentType:a%250Ab"} {
 		w = httptest.NewRecorder()
 		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, target, nil))
