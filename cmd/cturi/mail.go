@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/cturi/cturi/internal/printable"
 	"github.com/cturi/cturi/mailhdr"
 )
 
@@ -51,7 +52,9 @@ func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if fs.NArg() == 1 && fs.Arg(0) != "-" {
 		f, err := os.Open(fs.Arg(0))
 		if err != nil {
-			fmt.Fprintf(stderr, "cturi mail: %v\n", err)
+			// The error names FILE as given, which may come from a
+			// script's list of names.
+			fmt.Fprintf(stderr, "cturi mail: %s\n", printable.Escape(err.Error()))
 			return exitFailed
 		}
 		defer f.Close()
@@ -70,7 +73,8 @@ func runMail(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cturi mail: %d more not listed\n", rep.Omitted)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "cturi mail: %v\n", err)
+		// A read error names FILE too.
+		fmt.Fprintf(stderr, "cturi mail: %s\n", printable.Escape(err.Error()))
 		return exitFailed
 	}
 	if !rep.OK() {

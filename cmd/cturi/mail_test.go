@@ -25,6 +25,8 @@ func TestMailCommand(t *testing.T) {
 	const uri = "Subject: x\r\nContent-Type: ContentType:text/plain?charset=\"us-ascii\"\r\n\r\nbody\r\n"
 	const canonical = "Subject: x\r\nContent-Type: text/plain; charset=\"us-ascii\"\r\n\r\nbody\r\n"
 	file := filepath.Join(t.TempDir(), "m.eml")
+	dir := filepath.Join(t.TempDir(), "x\r\x1b[2K\u202e") // opens, but does not read
+	require.NoError(t, os.Mkdir(dir, 0o700))
 	require.NoError(t, os.WriteFile(file, []byte(uri), 0o644))
 	// One part that does not map more than a report lists (1000 by
 	// default): the one left out is still counted.
@@ -67,6 +69,8 @@ func TestMailCommand(t *testing.T) {
 		{"bad direction", msg, []string{"-to", "auto"}, 2, "", `cturi mail: -to must be uri, ct or canonical, not "auto"`},
 		{"two files", msg, []string{file, file}, 2, "", "at most one FILE"},
 		{"missing file", "", []string{filepath.Join(t.TempDir(), "none.eml")}, 1, "", "no such file"},
+		{"a directory with control characters", "", []string{dir}, 1, "", "x\\r\\x1b[2K\\u202e: is a directory"},
+		{"missing file with control characters", "", []string{filepath.Join(t.TempDir(), "x\r\x1b[2K\u202e.eml")}, 1, "", "x\\r\\x1b[2K\\u202e.eml: no such file"},
 		{"bad flag", msg, []string{"-nope"}, 2, "", "flag provided but not defined"},
 		{"bad flag with control characters", msg, []string{"-x\r\x1b[2K\u202e"}, 2, "", "flag provided but not defined: -x\\r\\x1b[2K\\u202e\n"},
 	}
