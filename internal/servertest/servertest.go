@@ -4,8 +4,9 @@
 // request body that provokes golang/go#40747 in a reverse proxy, and
 // checks that a server closes a connection left idle or with a header
 // half sent, that it serves no more connections at once than its cap, and
-// that its request log cannot be forged; and finding a program a test
-// runs (Command).
+// that its request log cannot be forged; finding a program a test runs
+// (Command); and running, with curl, the commands an example prints for
+// its user to try (CurlCommands, Curl).
 package servertest
 
 import (
@@ -217,7 +218,7 @@ func LogsUserNameQuoted(t testing.TB, base string, log *SyncBuffer, path string)
 	assert.True(t, printable.Is(line), "%q prints", line)
 }
 
-// Command returns the path of the program name (node, python3) a test
+// Command returns the path of the program name (node, python3, curl) a test
 // runs. Without it the test is skipped, except under CI (the CI
 // environment variable is set, as .ci/run sets it, and installs the
 // program), where it fails.
