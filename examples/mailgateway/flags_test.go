@@ -119,7 +119,7 @@ func TestSaysWhatToTry(t *testing.T) {
 	addr, try, _ := gateway(t)
 	require.NotEmpty(t, addr, "no address")
 	require.NotEmpty(t, try, "nothing to try")
-	assert.Contains(t, try, "smtp://"+addr+" ")
+	assert.Contains(t, try, "smtp://"+addr+"/localhost ")
 	file := regexp.MustCompile(`-T (\S+)`).FindStringSubmatch(try)
 	require.NotNil(t, file, "%s", try)
 	assert.FileExists(t, filepath.Join("..", "..", file[1]), "the file it sends, from the repository's root")

@@ -5,7 +5,7 @@
 //
 //	go run ./examples/mailgateway                      # listen on 127.0.0.1:2525, print messages
 //	go run ./examples/mailgateway -to ct -next 127.0.0.1:25
-//	curl smtp://127.0.0.1:2525 --mail-from a@example.com --mail-rcpt b@example.net -T mailhdr/testdata/corpus/nested.eml
+//	curl smtp://127.0.0.1:2525/localhost --mail-from a@example.com --mail-rcpt b@example.net -T mailhdr/testdata/corpus/nested.eml
 //
 // Whichever way it hands a message on, it first puts a Received field of
 // its own at the top, as RFC 5321 §4.4 requires of a server that receives
@@ -162,7 +162,7 @@ func main() {
 	l = idleListener{connlimit.Listener(l, *maxConns, refuseBusy), *timeout}
 	log.Printf("mailgateway: rewriting Content-Types to %s, delivering to %s", target, destination)
 	log.Printf("mailgateway: listening on %s", l.Addr())
-	log.Printf("mailgateway: try: curl smtp://%s --mail-from a@example.com --mail-rcpt b@example.net -T mailhdr/testdata/corpus/nested.eml", l.Addr())
+	log.Printf("mailgateway: try: curl smtp://%s/localhost --mail-from a@example.com --mail-rcpt b@example.net -T mailhdr/testdata/corpus/nested.eml", l.Addr())
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
