@@ -5,5 +5,7 @@
 // HTTP/1.1 and HTTP/2 (httptest servers, TLS for HTTP/2), through a
 // reverse proxy and under concurrent load; the mail_*_test.go files
 // exercise the mail header rewriter; uri_whatwg_test.go passes the URI
-// labels of package mapping through Node's WHATWG URL parser.
+// labels of package mapping through Node's WHATWG URL parser, and
+// http_node*_test.go put Node's HTTP/1.1 and HTTP/2 implementations on
+// the other end of the middleware and of the translating proxy.
 package integration
