@@ -89,3 +89,35 @@ func assertSameBytes(t *testing.T, want []byte, r io.Reader) {
 	assert.Equal(t, int64(len(want)), n)
 	assert.Equal(t, sha(want), sum)
 }
+
+// The handlers both servers of URI labels (serverCases, nodeServer) have:
+// each answers with uriLabel, for the middleware to map.
+
+// serveEarlyHints sends 103 Early Hints, with a Link and the label, then
+// 200 with a Link of its own.
+func serveEarlyHints(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Link", "</style.css>; rel=preload; as=style")
+	w.Header().Set("Content-Type", uriLabel)
+	w.WriteHeader(http.StatusEarlyHints)
+	w.Header().Set("Link", "</app.js>; rel=preload; as=script")
+	w.WriteHeader(http.StatusOK)
+	_, _ = io.WriteString(w, "final")
+}
+
+// serveSilent labels a response it never writes, with the Content-Length
+// a GET would send: HEAD's answer.
+func serveSilent(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", uriLabel)
+	w.Header().Set("Content-Length", "1234")
+}
+
+// serveTrailers sends a body with two trailers, one announced before the
+// body (X-Checksum, its SHA-256) and one after it (X-Late).
+func serveTrailers(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", uriLabel)
+	w.Header().Set("Trailer", "X-Checksum")
+	body := []byte("body with a trailer")
+	_, _ = w.Write(body)
+	w.Header().Set("X-Checksum", sha(body))
+	w.Header().Set(http.TrailerPrefix+"X-Late", "announced late")
+}

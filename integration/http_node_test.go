@@ -66,26 +66,9 @@ func nodeServer(t *testing.T, payload []byte, acks map[string]chan struct{}) htt
 		w.Header().Set("X-Seen-Content-Type", r.Header.Get("Content-Type"))
 		_, _ = w.Write(body)
 	})
-	mux.HandleFunc("/early-hints", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Link", "</style.css>; rel=preload; as=style")
-		w.Header().Set("Content-Type", uriLabel)
-		w.WriteHeader(http.StatusEarlyHints)
-		w.Header().Set("Link", "</app.js>; rel=preload; as=script")
-		w.WriteHeader(http.StatusOK)
-		_, _ = io.WriteString(w, "final")
-	})
-	mux.HandleFunc("/silent", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", uriLabel)
-		w.Header().Set("Content-Length", "1234") // what a GET would send
-	})
-	mux.HandleFunc("/trailers", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", uriLabel)
-		w.Header().Set("Trailer", "X-Checksum")
-		body := []byte("body with a trailer")
-		_, _ = w.Write(body)
-		w.Header().Set("X-Checksum", sha(body))
-		w.Header().Set(http.TrailerPrefix+"X-Late", "announced late")
-	})
+	mux.HandleFunc("/early-hints", serveEarlyHints)
+	mux.HandleFunc("/silent", serveSilent)
+	mux.HandleFunc("/trailers", serveTrailers)
 	mux.HandleFunc("/sse", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "ContentType:text/event-stream")
 		rc := http.NewResponseController(w)

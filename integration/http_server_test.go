@@ -26,18 +26,8 @@ import (
 func serverCases(t *testing.T, sse *sseGate) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/proto-probe", func(w http.ResponseWriter, r *http.Request) {})
-	mux.HandleFunc("/early-hints", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Link", "</style.css>; rel=preload; as=style")
-		w.Header().Set("Content-Type", uriLabel)
-		w.WriteHeader(http.StatusEarlyHints)
-		w.Header().Set("Link", "</app.js>; rel=preload; as=script")
-		w.WriteHeader(http.StatusOK)
-		_, _ = io.WriteString(w, "final")
-	})
-	mux.HandleFunc("/silent", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", uriLabel)
-		w.Header().Set("Content-Length", "1234") // what a GET would send
-	})
+	mux.HandleFunc("/early-hints", serveEarlyHints)
+	mux.HandleFunc("/silent", serveSilent)
 	mux.HandleFunc("/copy", func(w http.ResponseWriter, r *http.Request) {
 		// HTTP/1.1 handlers read the request before answering.
 		body, err := io.ReadAll(r.Body)
@@ -80,14 +70,7 @@ func serverCases(t *testing.T, sse *sseGate) http.Handler {
 			}
 		}
 	})
-	mux.HandleFunc("/trailers", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", uriLabel)
-		w.Header().Set("Trailer", "X-Checksum")
-		body := []byte("body with a trailer")
-		_, _ = w.Write(body)
-		w.Header().Set("X-Checksum", sha(body))
-		w.Header().Set(http.TrailerPrefix+"X-Late", "announced late")
-	})
+	mux.HandleFunc("/trailers", serveTrailers)
 	mux.HandleFunc("/interfaces", func(w http.ResponseWriter, r *http.Request) {
 		u := w.(interface{ Unwrap() http.ResponseWriter }).Unwrap()
 		w.Header().Set("X-View", interfaceNames(w))
