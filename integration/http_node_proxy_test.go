@@ -74,7 +74,7 @@ func TestHTTPNodeBehindProxy(t *testing.T) {
 		}})
 	}
 	cases = append(cases, nodeCase{"event stream", nodeJob{
-		URL: "/stream", Ack: "local",
+		URL: "/stream?proto={proto}", Ack: "local",
 		Header: map[string]string{"Content-Type": "text/plain", "X-Label": "ContentType:text/event-stream"},
 	}, func(t *testing.T, r *nodeResult) {
 		assert.Equal(t, "text/event-stream", r.get(t, "Content-Type"))

@@ -17,8 +17,13 @@ import { EventEmitter, once } from "node:events";
 
 // The backend's streamed responses wait for the client to see each
 // chunk (a job with "ack":"local"), so a proxy between that buffers
-// instead of flushing stalls the stream and fails its job.
+// instead of flushing stalls the stream and fails its job. Each stream
+// has its own count, keyed by its path and query, which the proxy passes
+// on: two streams at once must not ack each other's chunks, and two
+// chunks that arrive together count twice.
+const acked = new Map();
 const seen = new EventEmitter();
+const ack = (key) => (acked.set(key, (acked.get(key) ?? 0) + 1), seen.emit(key));
 
 const backend = http.createServer(async (req, res) => {
   const hash = createHash("sha256");
@@ -41,7 +46,7 @@ const backend = http.createServer(async (req, res) => {
       res.write(`data: chunk ${i}\n\n`);
       const timeout = AbortSignal.timeout(5000);
       try {
-        await once(seen, "chunk", { signal: timeout });
+        while ((acked.get(req.url) ?? 0) <= i) await once(seen, req.url, { signal: timeout });
       } catch {
         return res.destroy(); // the client never saw the chunk
       }
@@ -82,7 +87,7 @@ function run(job) {
       if (!job.ack) return;
       pending += c.toString("latin1");
       for (let i; (i = pending.indexOf("\n\n")) >= 0; pending = pending.slice(i + 2)) {
-        if (job.ack === "local") seen.emit("chunk");
+        if (job.ack === "local") ack(new URL(job.url).pathname + new URL(job.url).search);
         else http.get(job.ack, { agent: false }, (r) => r.resume()).on("error", fail);
       }
     };
@@ -133,4 +138,8 @@ await Promise.all(Array.from({ length: 8 }, worker));
 process.stdout.write(JSON.stringify(results) + "\n");
 for (const s of sessions.values()) s.close();
 agent.destroy();
+// close() leaves a connection that has not sent a request yet (a client's
+// Transport may dial one ahead and keep it idle) open until Node's
+// headersTimeout, and with it the process.
 backend.close();
+backend.closeAllConnections();
