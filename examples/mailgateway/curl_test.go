@@ -66,8 +66,7 @@ func TestPrintedCurlCommand(t *testing.T) {
 	require.NotEmpty(t, sentFields, "the message sent shows nothing rewritten")
 	waitLogged(t, logs, "Content-Type fields rewritten: "+strconv.Itoa(len(sentFields))+"\n")
 	want := string(sent)
-	for i := len(sentFields) - 1; i >= 0; i-- {
-		f := sentFields[i]
+	for i, f := range slices.Backward(sentFields) {
 		assert.True(t, strings.HasPrefix(gotFields[i].value, "ContentType:"), "rewritten to a URI label: %q", gotFields[i].field)
 		// The label maps back to the type sent, as the mapping reads mail.
 		back, err := mapping.ToContentType(gotFields[i].value)
