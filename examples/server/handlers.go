@@ -31,13 +31,16 @@ var pagePolicy = "default-src 'self'" +
 // inlineHash returns the CSP source ('sha256-...') of the text of the
 // first <tag> element of html. The page has exactly one of each; without
 // one the server would serve a page that cannot work, so it panics at
-// start-up instead.
+// start-up instead. A browser hashes the text its HTML parser made of
+// the element, in which CRLF and CR are LF: so does inlineHash, or a
+// page saved with CRLF would have its script and style blocked.
 func inlineHash(html []byte, tag string) string {
 	_, rest, ok := bytes.Cut(html, []byte("<"+tag+">"))
 	text, _, closed := bytes.Cut(rest, []byte("</"+tag+">"))
 	if !ok || !closed {
 		panic("page.html has no <" + tag + "> element")
 	}
+	text = bytes.ReplaceAll(bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n")), []byte("\r"), []byte("\n"))
 	sum := sha256.Sum256(text)
 	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }

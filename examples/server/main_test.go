@@ -383,14 +383,19 @@ func TestSecurityHeaders(t *testing.T) {
 	assert.Equal(t, []string{"'none'"}, csp["frame-ancestors"])
 	assert.Equal(t, []string{"'none'"}, csp["base-uri"])
 	// Every inline script and style of the page is allowed by its hash,
-	// and nothing else inline is: the browser would not run it.
+	// and nothing else inline is: the browser would not run it. The
+	// browser hashes the element's text as its HTML parser left it,
+	// which turns CRLF and CR into LF (HTML's "preprocessing the input
+	// stream"): a page saved with CRLF (.gitattributes keeps what is
+	// committed) is hashed so here, as a browser would.
 	body := w.Body.String()
+	newlines := strings.NewReplacer("\r\n", "\n", "\r", "\n")
 	for directive, tag := range map[string]string{"script-src": "script", "style-src": "style"} {
 		elements := regexp.MustCompile(`(?s)<`+tag+`>(.*?)</`+tag+`>`).FindAllStringSubmatch(body, -1)
 		require.NotEmpty(t, elements, tag)
 		var want []string
 		for _, e := range elements {
-			sum := sha256.Sum256([]byte(e[1]))
+			sum := sha256.Sum256([]byte(newlines.Replace(e[1])))
 			want = append(want, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'")
 		}
 		assert.Equal(t, want, csp[directive], directive)
