@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -120,4 +121,31 @@ func serveTrailers(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(body)
 	w.Header().Set("X-Checksum", sha(body))
 	w.Header().Set(http.TrailerPrefix+"X-Late", "announced late")
+}
+
+// serveGatedEvents returns a handler that sends three server-sent events
+// under a URI label, flushing each through http.ResponseController, and
+// waits after each until read(r) delivers, which the test makes it do once
+// the client has the event: only a real flush gets it there, so a writer
+// that buffers stalls the stream and fails t.
+func serveGatedEvents(t *testing.T, read func(r *http.Request) <-chan struct{}) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "ContentType:text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		rc := http.NewResponseController(w)
+		for i := range 3 {
+			_, _ = io.WriteString(w, "data: event "+itoa(int64(i))+"\n\n")
+			if !assert.NoError(t, rc.Flush()) {
+				return
+			}
+			select {
+			case <-read(r):
+			case <-time.After(10 * time.Second):
+				t.Errorf("the client never had event %d", i)
+				return
+			case <-r.Context().Done():
+				return
+			}
+		}
+	}
 }

@@ -69,23 +69,7 @@ func nodeServer(t *testing.T, payload []byte, acks map[string]chan struct{}) htt
 	mux.HandleFunc("/early-hints", serveEarlyHints)
 	mux.HandleFunc("/silent", serveSilent)
 	mux.HandleFunc("/trailers", serveTrailers)
-	mux.HandleFunc("/sse", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "ContentType:text/event-stream")
-		rc := http.NewResponseController(w)
-		for i := range 3 {
-			_, _ = io.WriteString(w, "data: event "+itoa(int64(i))+"\n\n")
-			if !assert.NoError(t, rc.Flush()) {
-				return
-			}
-			// Only a real flush gets the event to Node, which acks it.
-			select {
-			case <-acks[r.URL.Query().Get("id")]:
-			case <-time.After(5 * time.Second):
-				t.Errorf("Node never acknowledged event %d", i)
-				return
-			}
-		}
-	})
+	mux.HandleFunc("/sse", serveGatedEvents(t, func(r *http.Request) <-chan struct{} { return acks[r.URL.Query().Get("id")] }))
 	outer.Handle("/", middleware.Rewrite(middleware.Options{})(mux))
 	return outer
 }

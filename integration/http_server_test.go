@@ -49,27 +49,7 @@ func serverCases(t *testing.T, sse *sseGate) http.Handler {
 		w.Header().Set("X-Seen-Length", strconv.FormatInt(n, 10))
 		_, _ = io.WriteString(w, sum)
 	})
-	mux.HandleFunc("/sse", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "ContentType:text/event-stream")
-		w.Header().Set("Cache-Control", "no-cache")
-		rc := http.NewResponseController(w)
-		for i := range 3 {
-			_, _ = io.WriteString(w, "data: event "+itoa(int64(i))+"\n\n")
-			if !assert.NoError(t, rc.Flush()) {
-				return
-			}
-			// Wait until the client has read the event: only a real
-			// flush gets it there.
-			select {
-			case <-sse.read:
-			case <-time.After(10 * time.Second):
-				t.Error("client never read the flushed event")
-				return
-			case <-r.Context().Done():
-				return
-			}
-		}
-	})
+	mux.HandleFunc("/sse", serveGatedEvents(t, func(*http.Request) <-chan struct{} { return sse.read }))
 	mux.HandleFunc("/trailers", serveTrailers)
 	mux.HandleFunc("/interfaces", func(w http.ResponseWriter, r *http.Request) {
 		u := w.(interface{ Unwrap() http.ResponseWriter }).Unwrap()
@@ -213,7 +193,13 @@ func TestServerOverHTTP1AndHTTP2(t *testing.T) {
 				blank, err := br.ReadString('\n')
 				require.NoError(t, err)
 				assert.Equal(t, "\n", blank)
-				gate.read <- struct{}{}
+				select {
+				case gate.read <- struct{}{}:
+				case <-time.After(10 * time.Second):
+					// The handler gave up on this event: it came only
+					// when the handler returned, not when it flushed.
+					t.Fatalf("the handler stopped waiting before event %d was read", i)
+				}
 			}
 		})
 
