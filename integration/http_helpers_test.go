@@ -149,3 +149,16 @@ func serveGatedEvents(t *testing.T, read func(r *http.Request) <-chan struct{}) 
 		}
 	}
 }
+
+// tellRead tells a handler that waits on gate (serveGatedEvents,
+// uriBackend) that the client has read event i. If the handler has
+// stopped waiting, the event came only when it returned, not when it
+// flushed: t fails, where a plain send would block for good.
+func tellRead(t *testing.T, gate chan<- struct{}, i int) {
+	t.Helper()
+	select {
+	case gate <- struct{}{}:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the handler stopped waiting before event %d was read", i)
+	}
+}

@@ -233,7 +233,7 @@ func readChunks(t *testing.T, body io.Reader, gate chan struct{}) {
 		assert.Equal(t, "data: chunk "+strconv.Itoa(i)+"\n", line)
 		_, err = br.ReadString('\n')
 		require.NoError(t, err)
-		gate <- struct{}{}
+		tellRead(t, gate, i)
 	}
 	rest, err := io.ReadAll(br)
 	require.NoError(t, err)

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/cturi/cturi/middleware"
 	"github.com/stretchr/testify/assert"
@@ -193,13 +192,7 @@ func TestServerOverHTTP1AndHTTP2(t *testing.T) {
 				blank, err := br.ReadString('\n')
 				require.NoError(t, err)
 				assert.Equal(t, "\n", blank)
-				select {
-				case gate.read <- struct{}{}:
-				case <-time.After(10 * time.Second):
-					// The handler gave up on this event: it came only
-					// when the handler returned, not when it flushed.
-					t.Fatalf("the handler stopped waiting before event %d was read", i)
-				}
+				tellRead(t, gate.read, i)
 			}
 		})
 
