@@ -21,14 +21,9 @@ import (
 // demo backend), and returns its URL and everything it printed.
 func startPrinting(t *testing.T, target *url.URL) (base, banner string) {
 	t.Helper()
-	var out servertest.SyncBuffer
-	base, stop := servertest.Start(t, func(ctx context.Context, stdout io.Writer) error {
-		// The banner first: Start returns once stdout has its first line.
-		return run(ctx, "127.0.0.1:0", target, io.MultiWriter(&out, stdout), io.Discard)
+	return servertest.StartBanner(t, func(ctx context.Context, stdout io.Writer) error {
+		return run(ctx, "127.0.0.1:0", target, stdout, io.Discard)
 	})
-	t.Cleanup(stop)
-	require.Eventually(t, func() bool { return strings.Contains(out.String(), "Stop it with Ctrl-C.") }, 5*time.Second, 10*time.Millisecond)
-	return base, out.String()
 }
 
 // TestPrintedCurlCommands runs each curl command the proxy prints for its

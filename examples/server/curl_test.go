@@ -1,13 +1,9 @@
 package main
 
 import (
-	"context"
-	"io"
 	"net/http"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/cturi/cturi/internal/servertest"
 	"github.com/stretchr/testify/assert"
@@ -21,13 +17,7 @@ import (
 // user copies.
 func TestPrintedCurlCommands(t *testing.T) {
 	servertest.Command(t, "curl")
-	var banner servertest.SyncBuffer
-	_, stop := servertest.Start(t, func(ctx context.Context, stdout io.Writer) error {
-		// The banner first: Start returns once stdout has its first line.
-		return runExample(ctx, io.MultiWriter(&banner, stdout))
-	})
-	defer stop()
-	require.Eventually(t, func() bool { return strings.Contains(banner.String(), "Stop it with Ctrl-C.") }, 5*time.Second, 10*time.Millisecond)
+	_, banner := servertest.StartBanner(t, runExample)
 
 	// In the order printed; match picks a command out, so that a command
 	// added, dropped or moved fails the test until this table follows.
@@ -87,8 +77,8 @@ func TestPrintedCurlCommands(t *testing.T) {
 			assert.Contains(t, body, `<EncryptedData xmlns="http://www.w3.org/2001/04/xmlenc#"`)
 		}},
 	}
-	cmds := servertest.CurlCommands(banner.String())
-	require.Len(t, cmds, len(tests), "%s", &banner)
+	cmds := servertest.CurlCommands(banner)
+	require.Len(t, cmds, len(tests), "%s", banner)
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			require.Regexp(t, tt.match, cmds[i])

@@ -35,6 +35,23 @@ func CurlCommands(text string) []string {
 	return cmds
 }
 
+// StartBanner starts run as Start does, with the server stopped when the
+// test ends, and returns its URL and the banner it printed, which ends with
+// the line "Stop it with Ctrl-C." (the examples' last line before they
+// serve), for CurlCommands.
+func StartBanner(t testing.TB, run func(ctx context.Context, stdout io.Writer) error) (base, banner string) {
+	t.Helper()
+	var out SyncBuffer
+	base, stop := Start(t, func(ctx context.Context, stdout io.Writer) error {
+		// The banner goes to stdout too: Start reads the URL from its
+		// first line.
+		return run(ctx, io.MultiWriter(&out, stdout))
+	})
+	t.Cleanup(stop)
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "Stop it with Ctrl-C.") }, 5*time.Second, 10*time.Millisecond)
+	return base, out.String()
+}
+
 // ShellWords splits line into words as a POSIX shell splits a simple
 // command whose only quoting is single quotes. A character that a shell
 // would read as something other than a word's text when unquoted (a
