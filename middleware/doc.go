@@ -18,7 +18,7 @@
 //		Request:  middleware.ToContentType, // handlers see Content-Types
 //		Response: middleware.ToURI,         // clients see URI labels
 //	})
-//	http.ListenAndServe("127.0.0.1:8080", mw(handler))
+//	http.ListenAndServe("127.0.0.1:8080", mw(mux))
 //
 // # Requests
 //

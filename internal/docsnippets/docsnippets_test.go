@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/doc/comment"
 	"go/importer"
 	"go/parser"
 	"go/token"
@@ -27,6 +28,10 @@ var root = filepath.Join("..", "..")
 // with at least one (so that a change that hid them from this test, a
 // renamed file or another fence, fails it).
 var documents = []string{"README.md", "docs/mail.md", "docs/middleware.md", "docs/urlencoded.md"}
+
+// packages are the library's packages, each of whose package comment
+// shows Go code (an indented block), all of which is checked.
+var packages = []string{"mailhdr", "mapping", "mapping/urlencoded", "middleware"}
 
 // imports are the packages a snippet may use without importing them. A
 // snippet is a fragment, as a reader would paste it into their code.
@@ -63,7 +68,7 @@ type snippet struct {
 }
 
 // TestGoSnippetsTypeCheck type-checks each Go snippet of the documents
-// against the module's packages as they are. The statements of a snippet
+// and of the package comments against the module's packages as they are. The statements of a snippet
 // become a function's body and its top-level functions stay top-level;
 // a line "..." (code the reader fills in) is dropped. Unused variables
 // and imports are allowed, since a fragment shows a call and not what the
@@ -74,6 +79,11 @@ func TestGoSnippetsTypeCheck(t *testing.T) {
 	for _, doc := range documents {
 		found := goSnippets(t, doc)
 		require.NotEmpty(t, found, "%s has no ```go block", doc)
+		snippets = append(snippets, found...)
+	}
+	for _, pkg := range packages {
+		found := packageSnippets(t, pkg)
+		require.NotEmpty(t, found, "the package comment of %s shows no code", pkg)
 		snippets = append(snippets, found...)
 	}
 	fset := token.NewFileSet()
@@ -132,6 +142,48 @@ func goSnippets(t *testing.T, doc string) []snippet {
 	require.NoError(t, sc.Err())
 	require.Nil(t, cur, "%s: the ```go block from line %d is not closed", doc, n)
 	return out
+}
+
+// packageSnippets returns the code blocks of the package comment of the
+// package in the directory pkg, with the line of each in its file.
+func packageSnippets(t *testing.T, pkg string) []snippet {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(pkg), "*.go"))
+	require.NoError(t, err)
+	var out []snippet
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments|parser.PackageClauseOnly)
+		require.NoError(t, err)
+		if f.Doc == nil {
+			continue
+		}
+		file := pkg + "/" + filepath.Base(name)
+		var p comment.Parser
+		for _, block := range p.Parse(f.Doc.Text()).Content {
+			code, ok := block.(*comment.Code)
+			if !ok {
+				continue
+			}
+			lines := strings.Split(strings.TrimSuffix(code.Text, "\n"), "\n")
+			out = append(out, snippet{file: file, line: commentLine(fset, f.Doc, lines[0]), code: lines})
+		}
+	}
+	return out
+}
+
+// commentLine returns the line of the comment group doc on which the
+// text first appears, or doc's first line if it does not.
+func commentLine(fset *token.FileSet, doc *ast.CommentGroup, text string) int {
+	for _, c := range doc.List {
+		if strings.HasSuffix(c.Text, text) {
+			return fset.Position(c.Pos()).Line
+		}
+	}
+	return fset.Position(doc.Pos()).Line
 }
 
 // source returns the snippet as a Go file: the imports and the prelude,
