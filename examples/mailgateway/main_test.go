@@ -20,6 +20,7 @@ import (
 	"github.com/emersion/go-smtp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 )
 
 const (
@@ -66,12 +67,15 @@ var built = sync.OnceValues(func() (string, error) {
 	return bin, nil
 })
 
+// TestMain removes the built command, and fails the tests when a
+// goroutine that one of them started is still running after the last.
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
-	os.Exit(code)
+	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
+		if binDir != "" {
+			os.RemoveAll(binDir)
+		}
+		os.Exit(code)
+	}))
 }
 
 // needsCommand skips t under -short: it builds and runs the command.

@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/cturi/cturi/internal/connlimit"
+	"github.com/cturi/cturi/internal/graceful"
 )
 
 func main() {
@@ -127,25 +128,28 @@ var maxConnections = 256
 // run serves the proxy until ctx is done: to target, or, when target is
 // nil, to the demo backend, which it serves too.
 func run(ctx context.Context, addr string, target *url.URL, out, logw io.Writer) error {
-	var servers []*http.Server
+	var servers []*graceful.Server
 	errc := make(chan error, 2)
 	serve := func(ln net.Listener, h http.Handler) {
 		srv := &http.Server{Handler: h, ReadHeaderTimeout: headerTimeout, IdleTimeout: idleTimeout}
-		servers = append(servers, srv)
+		servers = append(servers, graceful.Track(srv))
 		go func() { errc <- srv.Serve(ln) }()
 	}
-	demo := target == nil
-	if demo {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return err
-		}
-		target = &url.URL{Scheme: "http", Host: ln.Addr().String()}
-		serve(ln, newBackend())
-	}
+	// Both listeners before either server, so that a failure (an -addr
+	// in use) leaves nothing running behind the error.
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
+	}
+	demo := target == nil
+	if demo {
+		bln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		target = &url.URL{Scheme: "http", Host: bln.Addr().String()}
+		serve(bln, newBackend())
 	}
 	ln = connlimit.Listener(ln, maxConnections, nil)
 	base := "http://" + ln.Addr().String()
@@ -172,18 +176,23 @@ Compare with the backend itself, which refuses Content-Types:
 	}
 	fmt.Fprintln(out, "Stop it with Ctrl-C.")
 
+	// Until ctx is done, or a server fails: then the other stops too.
+	var errs []error
+	running := len(servers)
 	select {
 	case err := <-errc:
-		return err
+		errs = append(errs, err)
+		running--
 	case <-ctx.Done():
 	}
+	// Requests under way get 5 seconds; connections a client opened
+	// ahead of time, with no request on them, are closed at once.
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	var errs []error
 	for _, srv := range servers {
 		errs = append(errs, srv.Shutdown(shutdown))
 	}
-	for range servers {
+	for range running {
 		if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 			errs = append(errs, err)
 		}

@@ -187,6 +187,12 @@ func TestProxyAnswerBeforeBodyEnds(t *testing.T) {
 	assert.Equal(t, first+rest, string(got))
 }
 
+// Ctrl-C stops the server at once, even while a browser holds a
+// connection it opened ahead of time and has sent nothing on.
+func TestStopsWithUnusedConnection(t *testing.T) {
+	servertest.StopsWithUnusedConnection(t, runExample)
+}
+
 // An idle keep-alive connection to the proxy is closed after idleTimeout.
 func TestIdleConnectionCloses(t *testing.T) {
 	base := servertest.StartWith(t, &idleTimeout, 300*time.Millisecond, runExample)

@@ -36,6 +36,7 @@ import (
 
 	"github.com/cturi/cturi/internal/accesslog"
 	"github.com/cturi/cturi/internal/connlimit"
+	"github.com/cturi/cturi/internal/graceful"
 	"github.com/cturi/cturi/mapping"
 	"github.com/cturi/cturi/middleware"
 	"github.com/gorilla/handlers"
@@ -132,15 +133,18 @@ Open it in a browser and type a label, or try:
 Stop it with Ctrl-C.
 `, url)
 	errc := make(chan error, 1)
+	conns := graceful.Track(srv)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
 	}
+	// Requests under way get 5 seconds; connections a browser opened
+	// ahead of time, with no request on them, are closed at once.
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := srv.Shutdown(shutdown); err != nil {
+	if err := conns.Shutdown(shutdown); err != nil {
 		return err
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {

@@ -312,6 +312,12 @@ func TestMapAPIRequests(t *testing.T) {
 	}
 }
 
+// Ctrl-C stops the server at once, even while a browser holds a
+// connection it opened ahead of time and has sent nothing on.
+func TestStopsWithUnusedConnection(t *testing.T) {
+	servertest.StopsWithUnusedConnection(t, runExample)
+}
+
 // An idle keep-alive connection to the server is closed after idleTimeout.
 func TestIdleConnectionCloses(t *testing.T) {
 	base := servertest.StartWith(t, &idleTimeout, 300*time.Millisecond, runExample)

@@ -42,12 +42,11 @@ func CurlCommands(text string) []string {
 func StartBanner(t testing.TB, run func(ctx context.Context, stdout io.Writer) error) (base, banner string) {
 	t.Helper()
 	var out SyncBuffer
-	base, stop := Start(t, func(ctx context.Context, stdout io.Writer) error {
+	base, _ = Start(t, func(ctx context.Context, stdout io.Writer) error {
 		// The banner goes to stdout too: Start reads the URL from its
 		// first line.
 		return run(ctx, io.MultiWriter(&out, stdout))
-	})
-	t.Cleanup(stop)
+	}) // stopped when the test ends
 	require.Eventually(t, func() bool { return strings.Contains(out.String(), "Stop it with Ctrl-C.") }, 5*time.Second, 10*time.Millisecond)
 	return base, out.String()
 }

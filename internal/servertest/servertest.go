@@ -30,30 +30,34 @@ import (
 // Start calls run in a goroutine with a context and a standard output of
 // its own, requires the first line run prints to be the URL it serves on
 // loopback, and returns that URL and a stop function. stop cancels the
-// context and asserts that run then returns nil within 10 seconds. The
-// rest of what run prints is discarded.
+// context and asserts that run then returns nil within 10 seconds; a test
+// that does not call it (or fails before it does) has it called when the
+// test ends, so that no server outlives its test. The rest of what run
+// prints is discarded.
 func Start(t testing.TB, run func(ctx context.Context, stdout io.Writer) error) (base string, stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, pw); pw.Close() }()
-	br := bufio.NewReader(pr)
-	first, err := br.ReadString('\n')
-	require.NoError(t, err)
-	go func() { _, _ = io.Copy(io.Discard, br) }()
-	base = strings.TrimSpace(first)
-	require.Regexp(t, `^http://127\.0\.0\.1:\d+$`, base)
-	return base, func() {
+	stop = sync.OnceFunc(func() {
 		t.Helper()
 		cancel()
 		select {
 		case err := <-done:
 			assert.NoError(t, err)
 		case <-time.After(10 * time.Second):
-			t.Fatal("the server did not stop")
+			t.Error("the server did not stop")
 		}
-	}
+	})
+	t.Cleanup(stop)
+	br := bufio.NewReader(pr)
+	first, err := br.ReadString('\n')
+	require.NoError(t, err)
+	go func() { _, _ = io.Copy(io.Discard, br) }()
+	base = strings.TrimSpace(first)
+	require.Regexp(t, `^http://127\.0\.0\.1:\d+$`, base)
+	return base, stop
 }
 
 // StartWith is Start with *v set to value until the test ends, for a
@@ -64,8 +68,7 @@ func StartWith[T any](t testing.TB, v *T, value T, run func(ctx context.Context,
 	old := *v
 	*v = value
 	t.Cleanup(func() { *v = old })
-	base, stop := Start(t, run)
-	t.Cleanup(stop) // cleanups run last first: this one before the restore
+	base, _ = Start(t, run) // stopped at cleanup, before the restore (last first)
 	return base
 }
 
@@ -155,6 +158,27 @@ func ClosesIdleConnection(t testing.TB, base, path string, wait time.Duration) {
 
 	// Then nothing: the server closes the connection.
 	assertClosed(t, conn, br, wait, "the idle connection was kept open")
+}
+
+// StopsWithUnusedConnection starts run as Start does, opens a connection
+// to it on which nothing is sent, as a browser opens one ahead of time,
+// and asserts that stopping the server then returns nil within a second
+// and closes that connection: http.Server's Shutdown alone waits until
+// such a connection is 5 seconds old (golang/go#22682).
+func StopsWithUnusedConnection(t testing.TB, run func(ctx context.Context, stdout io.Writer) error) {
+	t.Helper()
+	base, stop := Start(t, run)
+	unused := dialAndSend(t, base, "")
+	// Connections are accepted in turn: once another is answered, the
+	// server has the unused one.
+	answered := dialAndSend(t, base, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+	_, err := answered.Read(make([]byte, 1))
+	require.NoError(t, err)
+
+	start := time.Now()
+	stop()
+	assert.Less(t, time.Since(start), time.Second, "the server took that long to stop")
+	assertClosed(t, unused, unused, 5*time.Second, "the unused connection was kept open")
 }
 
 // dialAndSend connects to the server at base (an http:// URL), closed
