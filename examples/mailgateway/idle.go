@@ -2,6 +2,7 @@ package main
 
 import (
 	"net"
+	"sync"
 	"time"
 )
 
@@ -11,23 +12,68 @@ import (
 // go-smtp's ReadTimeout would not do: it sets the deadline once per
 // command line, so the DATA that follows must all arrive within it, and
 // a large message from a slow but steady client would fail every time.
+//
+// It also keeps the connections that have not sent anything yet, for
+// drain: they have no session for relay.Backend.Drain to end.
 type idleListener struct {
 	net.Listener
 	timeout time.Duration
+
+	mu       sync.Mutex
+	silent   map[*idleConn]struct{}
+	draining bool
 }
 
-func (l idleListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
+func newIdleListener(l net.Listener, timeout time.Duration) *idleListener {
+	return &idleListener{Listener: l, timeout: timeout, silent: make(map[*idleConn]struct{})}
+}
+
+func (l *idleListener) Accept() (net.Conn, error) {
+	nc, err := l.Listener.Accept()
 	if err != nil {
 		return nil, err
 	}
-	return &idleConn{Conn: c, timeout: l.timeout}, nil
+	c := &idleConn{Conn: nc, timeout: l.timeout, l: l}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.draining {
+		_ = c.SetReadDeadline(time.Now())
+	} else {
+		l.silent[c] = struct{}{}
+	}
+	return c, nil
+}
+
+// drain ends each connection on which nothing has been read, and each
+// one accepted later, when it first reads (go-smtp answers 421 then; see
+// relay.Backend.Drain, which ends the others).
+func (l *idleListener) drain() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.draining = true
+	for c := range l.silent {
+		_ = c.SetReadDeadline(time.Now())
+		delete(l.silent, c)
+	}
+}
+
+// heard forgets c, which has sent something, or closed.
+func (l *idleListener) heard(c *idleConn) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.silent, c)
 }
 
 type idleConn struct {
 	net.Conn
 	timeout time.Duration
-	expired error // the read that timed out; every later read fails with it
+	l       *idleListener // nil for a conn no listener handed out
+	heard   bool          // a read has returned: c is no longer silent
+	expired error         // the read that timed out; every later read fails with it
+
+	mu       sync.Mutex // for the read deadlines, which another goroutine may set
+	limit    time.Time  // from SetReadDeadline: no read goes past it
+	deadline time.Time  // the read deadline last set on Conn
 }
 
 // Read fails at once after a read has timed out: go-smtp, when a message
@@ -37,14 +83,47 @@ func (c *idleConn) Read(p []byte) (int, error) {
 	if c.expired != nil {
 		return 0, c.expired
 	}
-	if err := c.Conn.SetReadDeadline(time.Now().Add(c.timeout)); err != nil {
+	c.mu.Lock()
+	c.deadline = time.Now().Add(c.timeout)
+	if !c.limit.IsZero() && c.limit.Before(c.deadline) {
+		c.deadline = c.limit
+	}
+	err := c.Conn.SetReadDeadline(c.deadline)
+	c.mu.Unlock()
+	if err != nil {
 		return 0, err
 	}
 	n, err := c.Conn.Read(p)
 	if ne, ok := err.(net.Error); ok && ne.Timeout() {
 		c.expired = err
 	}
+	if !c.heard && c.l != nil {
+		c.heard = true
+		c.l.heard(c)
+	}
 	return n, err
+}
+
+// SetReadDeadline sets a deadline that no later read goes past, as on any
+// net.Conn, and ends a read under way if t is before that read's own: the
+// per-read idle deadline never extends it.
+func (c *idleConn) SetReadDeadline(t time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.limit = t
+	if t.IsZero() || !c.deadline.IsZero() && c.deadline.Before(t) {
+		t = c.deadline
+	}
+	return c.Conn.SetReadDeadline(t)
+}
+
+// SetDeadline is SetReadDeadline and the embedded conn's
+// SetWriteDeadline (which each Write replaces with its own).
+func (c *idleConn) SetDeadline(t time.Time) error {
+	if err := c.SetReadDeadline(t); err != nil {
+		return err
+	}
+	return c.Conn.SetWriteDeadline(t)
 }
 
 func (c *idleConn) Write(p []byte) (int, error) {
@@ -52,4 +131,12 @@ func (c *idleConn) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return c.Conn.Write(p)
+}
+
+// Close closes the connection and forgets it.
+func (c *idleConn) Close() error {
+	if c.l != nil {
+		c.l.heard(c)
+	}
+	return c.Conn.Close()
 }

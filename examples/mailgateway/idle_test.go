@@ -51,3 +51,98 @@ func TestIdleConn(t *testing.T) {
 	assert.Equal(t, err, err2, "the same error")
 	assert.Less(t, time.Since(start), 10*time.Second, "at once, not after a timeout")
 }
+
+// pair returns the two ends of a loopback TCP connection, the server's
+// accepted by l.
+func pair(t *testing.T, l net.Listener) (client, server net.Conn) {
+	t.Helper()
+	client, err := net.Dial("tcp", l.Addr().String())
+	require.NoError(t, err)
+	t.Cleanup(func() { client.Close() })
+	server, err = l.Accept()
+	require.NoError(t, err)
+	t.Cleanup(func() { server.Close() })
+	return client, server
+}
+
+// A deadline set with SetReadDeadline ends a read under way, and bounds
+// the later ones, whose own idle deadline would be far later; clearing it
+// does not lift a read's idle deadline.
+func TestIdleConnSetReadDeadline(t *testing.T) {
+	tcp, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer tcp.Close()
+	_, server := pair(t, tcp)
+	c := &idleConn{Conn: server, timeout: time.Minute}
+
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Read(make([]byte, 1))
+		done <- err
+	}()
+	time.Sleep(50 * time.Millisecond) // the read is waiting, most likely
+	require.NoError(t, c.SetReadDeadline(time.Now()))
+	select {
+	case err := <-done:
+		ne, ok := err.(net.Error)
+		require.True(t, ok, "%v", err)
+		assert.True(t, ne.Timeout())
+	case <-time.After(10 * time.Second):
+		t.Fatal("the read under way went on")
+	}
+
+	_, server = pair(t, tcp)
+	c = &idleConn{Conn: server, timeout: 100 * time.Millisecond}
+	require.NoError(t, c.SetReadDeadline(time.Time{})) // no limit
+	start := time.Now()
+	_, err = c.Read(make([]byte, 1))
+	require.Error(t, err)
+	assert.Less(t, time.Since(start), 10*time.Second, "the idle deadline still holds")
+}
+
+// drain ends the connections that have sent nothing, and those accepted
+// after it, at their first read; one that has sent something is left to
+// its session (relay.Backend.Drain).
+func TestIdleListenerDrain(t *testing.T) {
+	tcp, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	l := newIdleListener(tcp, time.Minute)
+	defer l.Close()
+	accept := func() (net.Conn, *idleConn) {
+		t.Helper()
+		client, err := net.Dial("tcp", l.Addr().String())
+		require.NoError(t, err)
+		t.Cleanup(func() { client.Close() })
+		c, err := l.Accept()
+		require.NoError(t, err)
+		t.Cleanup(func() { c.Close() })
+		return client, c.(*idleConn)
+	}
+	timedOut := func(c *idleConn) bool {
+		t.Helper()
+		_, err := c.Read(make([]byte, 1))
+		ne, ok := err.(net.Error)
+		return ok && ne.Timeout()
+	}
+
+	_, silent := accept()
+	client, heard := accept()
+	_, err = client.Write([]byte("E"))
+	require.NoError(t, err)
+	_, err = heard.Read(make([]byte, 1))
+	require.NoError(t, err)
+	_, closed := accept()
+	require.NoError(t, closed.Close())
+	assert.Len(t, l.silent, 1, "the silent one only")
+
+	l.drain()
+	assert.True(t, timedOut(silent), "the silent connection is ended")
+	_, err = client.Write([]byte("H"))
+	require.NoError(t, err)
+	n, err := heard.Read(make([]byte, 1))
+	assert.NoError(t, err, "a connection that has spoken is not ended by the listener")
+	assert.Equal(t, 1, n)
+	_, later := accept()
+	assert.True(t, timedOut(later), "a connection accepted after drain is ended")
+	assert.Empty(t, l.silent)
+}

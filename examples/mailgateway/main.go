@@ -34,9 +34,10 @@
 // this gateway alone holds one session a hop, so the cap must be more
 // than -max-hops for the loop to be caught (loops running at once that
 // fill the cap get the 421, and their senders retry). Interrupted (SIGINT
-// or SIGTERM), it takes no new session and waits up to -grace (10
-// seconds) for the messages under way, then exits, with status 1 if it
-// had to cut some off; a second interrupt ends it at once. It listens on
+// or SIGTERM), it takes no new session, answers 421 at once to the
+// sessions with no message under way (relay.Backend.Drain), and waits up
+// to -grace (10 seconds) for the messages under way, then exits, with
+// status 1 if it had to cut some off; a second interrupt ends it at once. It listens on
 // 127.0.0.1 by default, takes no authentication and speaks no TLS: put it
 // on a trusted path.
 package main
@@ -159,7 +160,8 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	l = idleListener{connlimit.Listener(l, *maxConns, refuseBusy), *timeout}
+	idle := newIdleListener(connlimit.Listener(l, *maxConns, refuseBusy), *timeout)
+	l = idle
 	log.Printf("mailgateway: rewriting Content-Types to %s, delivering to %s", target, destination)
 	log.Printf("mailgateway: listening on %s", l.Addr())
 	log.Printf("mailgateway: try: curl smtp://%s/localhost --mail-from a@example.com --mail-rcpt b@example.net -T mailhdr/testdata/corpus/nested.eml", l.Addr())
@@ -171,6 +173,10 @@ func main() {
 		<-ctx.Done()
 		stop() // a second interrupt ends the gateway at once, as by default
 		log.Printf("mailgateway: stopping: no new sessions; waiting up to %v for the messages under way (interrupt again to stop at once)", *grace)
+		// Shutdown waits for every session to close: those with no
+		// message under way, and those not yet greeted, get 421 now.
+		idle.drain()
+		be.Drain()
 		shut, cancel := context.WithTimeout(context.Background(), *grace)
 		defer cancel()
 		shutDown <- s.Shutdown(shut)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"net"
 	"os"
@@ -61,6 +62,41 @@ func TestInterruptFinishesMessage(t *testing.T) {
 	rest, hops := untraced(delivered)
 	assert.Equal(t, 1, hops, "%q", b)
 	assert.Equal(t, rewritten, rest)
+}
+
+// TestInterruptEndsIdleSessions: interrupted, the gateway answers 421 at
+// once to a session between messages and to a connection that has not
+// greeted, rather than wait -grace for them to leave (go-smtp's Shutdown
+// waits for every connection), and exits with status 0.
+func TestInterruptEndsIdleSessions(t *testing.T) {
+	needsCommand(t)
+	cmd, addr, _, _, logs := startGateway(t, "-dir", t.TempDir(), "-grace", "30s")
+	between, err := smtp.Dial(addr)
+	require.NoError(t, err)
+	defer between.Close()
+	require.NoError(t, between.SendMail("a@example.com", []string{"b@example.net"}, strings.NewReader(msg)))
+	silent, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	defer silent.Close()
+	greeting := make([]byte, 512)
+	n, err := silent.Read(greeting)
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(string(greeting[:n]), "220 "), "%q", greeting[:n])
+
+	interrupted := time.Now()
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	state, err := cmd.Process.Wait()
+	require.NoError(t, err)
+	assert.Equal(t, 0, state.ExitCode())
+	assert.Less(t, time.Since(interrupted), 5*time.Second, "-grace is 30s")
+	waitLogged(t, logs, "mailgateway: stopping: no new sessions")
+
+	se, ok := errors.AsType[*smtp.SMTPError](between.Noop())
+	require.True(t, ok)
+	assert.Equal(t, 421, se.Code)
+	_ = silent.SetReadDeadline(time.Now().Add(5 * time.Second))
+	rest, _ := io.ReadAll(silent)
+	assert.True(t, strings.HasPrefix(string(rest), "421 "), "%q", rest)
 }
 
 // TestInterruptCutsOffAfterGrace: a message still under way when -grace

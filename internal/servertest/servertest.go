@@ -12,6 +12,7 @@ package servertest
 import (
 	"bufio"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -25,6 +26,7 @@ import (
 	"github.com/cturi/cturi/internal/printable"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 )
 
 // Start calls run in a goroutine with a context and a standard output of
@@ -158,6 +160,24 @@ func ClosesIdleConnection(t testing.TB, base, path string, wait time.Duration) {
 
 	// Then nothing: the server closes the connection.
 	assertClosed(t, conn, br, wait, "the idle connection was kept open")
+}
+
+// RefusesAddressInUse calls run, an example's run function, with an
+// address already in use, and asserts that it returns the listener's
+// error, prints nothing (no URL that serves nothing), and leaves no
+// goroutine running.
+func RefusesAddressInUse(t *testing.T, run func(ctx context.Context, addr string, stdout io.Writer) error) {
+	t.Helper()
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer busy.Close()
+	var out strings.Builder
+	err = run(context.Background(), busy.Addr().String(), &out)
+	opErr, ok := errors.AsType[*net.OpError](err)
+	require.True(t, ok, "%v", err)
+	assert.Equal(t, "listen", opErr.Op)
+	assert.Empty(t, out.String())
 }
 
 // StopsWithUnusedConnection starts run as Start does, opens a connection

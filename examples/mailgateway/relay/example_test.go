@@ -2,6 +2,7 @@ package relay_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -160,4 +161,36 @@ func ExampleSMTPDeliver() {
 	// Content-Type: application/uri.http%3A%2F%2Fexample.com%2Ftag42
 	//
 	// hi
+}
+
+// Drain, called as the server shuts down, ends a session that has no
+// message under way: its next command is answered 421, and the server's
+// Shutdown, which waits for every session to close, returns at once.
+func ExampleBackend_Drain() {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(err)
+	}
+	be := &relay.Backend{Deliver: relay.WriterDeliver(io.Discard)}
+	srv := smtp.NewServer(be)
+	srv.Domain = "localhost"
+	go srv.Serve(l)
+
+	c, err := smtp.Dial(l.Addr().String())
+	if err != nil {
+		panic(err)
+	}
+	defer c.Close()
+	if err := c.Hello("localhost"); err != nil {
+		panic(err)
+	}
+
+	be.Drain()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	fmt.Println("shutdown:", srv.Shutdown(ctx))
+	fmt.Println("next command:", c.Noop())
+	// Output:
+	// shutdown: <nil>
+	// next command: SMTP error 421: Idle timeout, bye bye
 }

@@ -22,6 +22,9 @@
 // message with a CR or LF that is not part of a CRLF gets 554 5.6.0, and
 // nothing of it after that octet is handed on (RFC 5321 §2.3.8; see
 // clientReader).
+//
+// A server that shuts down calls Drain, so that its sessions with no
+// message under way are answered 421 and closed rather than waited for.
 package relay
 
 import (
@@ -71,6 +74,8 @@ type Backend struct {
 	// Now, if not nil, gives the time written in the Received field;
 	// time.Now otherwise.
 	Now func() time.Time
+
+	drain drainState
 }
 
 func (b *Backend) now() time.Time {
@@ -90,7 +95,9 @@ func (b *Backend) maxHops() int {
 // NewSession implements smtp.Backend. c may be nil (a session used
 // without a connection): its Received field then names no client.
 func (b *Backend) NewSession(c *smtp.Conn) (smtp.Session, error) {
-	return &session{b: b, conn: c}, nil
+	s := &session{b: b, conn: c}
+	b.opened(s)
+	return s, nil
 }
 
 type session struct {
@@ -102,12 +109,18 @@ type session struct {
 	// so it greeted with EHLO (go-smtp does not tell which greeting a
 	// client used).
 	esmtp bool
+	// inMessage: from an accepted MAIL to the next Reset, which go-smtp
+	// calls after DATA and for RSET (guarded by b.drain.mu; see Drain).
+	inMessage bool
 }
 
 // Mail takes the null reverse-path or a plain address (see badAddress).
 func (s *session) Mail(from string, opts *smtp.MailOptions) error {
 	if !isReversePath(from) {
 		return badAddress(smtp.EnhancedCode{5, 1, 7}, "sender")
+	}
+	if err := s.messageBegins(); err != nil {
+		return err
 	}
 	s.from = from
 	s.esmtp = usedExtension(opts)
@@ -309,9 +322,13 @@ func (c *clientReader) bareAt(p []byte) int {
 
 func (s *session) Reset() {
 	s.from, s.to, s.esmtp = "", nil, false
+	s.messageEnds()
 }
 
-func (s *session) Logout() error { return nil }
+func (s *session) Logout() error {
+	s.b.closed(s)
+	return nil
+}
 
 // SMTPDeliver returns a Deliver that sends each message to the SMTP
 // server at addr (host:port), without TLS: a next hop on a trusted
