@@ -13,19 +13,21 @@ import (
 // command line, so the DATA that follows must all arrive within it, and
 // a large message from a slow but steady client would fail every time.
 //
-// It also keeps the connections that have not sent anything yet, for
-// drain: they have no session for relay.Backend.Drain to end.
+// It also keeps the connections that have no session yet (greeted
+// says when one has), for drain: relay.Backend.Drain ends sessions only.
+// A connection may send, and be answered, before it greets (a NOOP, or
+// half an EHLO line), so having read from it says nothing.
 type idleListener struct {
 	net.Listener
 	timeout time.Duration
 
 	mu       sync.Mutex
-	silent   map[*idleConn]struct{}
+	waiting  map[*idleConn]struct{} // accepted, with no session yet
 	draining bool
 }
 
 func newIdleListener(l net.Listener, timeout time.Duration) *idleListener {
-	return &idleListener{Listener: l, timeout: timeout, silent: make(map[*idleConn]struct{})}
+	return &idleListener{Listener: l, timeout: timeout, waiting: make(map[*idleConn]struct{})}
 }
 
 func (l *idleListener) Accept() (net.Conn, error) {
@@ -39,36 +41,41 @@ func (l *idleListener) Accept() (net.Conn, error) {
 	if l.draining {
 		_ = c.SetReadDeadline(time.Now())
 	} else {
-		l.silent[c] = struct{}{}
+		l.waiting[c] = struct{}{}
 	}
 	return c, nil
 }
 
-// drain ends each connection on which nothing has been read, and each
-// one accepted later, when it first reads (go-smtp answers 421 then; see
-// relay.Backend.Drain, which ends the others).
+// drain ends each connection that has no session, and each one accepted
+// later, at its next read (go-smtp answers 421 then; see
+// relay.Backend.Drain, which ends the sessions).
 func (l *idleListener) drain() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.draining = true
-	for c := range l.silent {
+	for c := range l.waiting {
 		_ = c.SetReadDeadline(time.Now())
-		delete(l.silent, c)
+		delete(l.waiting, c)
 	}
 }
 
-// heard forgets c, which has sent something, or closed.
-func (l *idleListener) heard(c *idleConn) {
+// greeted forgets c, which has a session now (or is closed), and is left
+// to relay.Backend.Drain. It takes any net.Conn: one this listener did
+// not hand out is ignored.
+func (l *idleListener) greeted(c net.Conn) {
+	ic, ok := c.(*idleConn)
+	if !ok || ic.l != l {
+		return
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	delete(l.silent, c)
+	delete(l.waiting, ic)
 }
 
 type idleConn struct {
 	net.Conn
 	timeout time.Duration
 	l       *idleListener // nil for a conn no listener handed out
-	heard   bool          // a read has returned: c is no longer silent
 	expired error         // the read that timed out; every later read fails with it
 
 	mu       sync.Mutex // for the read deadlines, which another goroutine may set
@@ -96,10 +103,6 @@ func (c *idleConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
 	if ne, ok := err.(net.Error); ok && ne.Timeout() {
 		c.expired = err
-	}
-	if !c.heard && c.l != nil {
-		c.heard = true
-		c.l.heard(c)
 	}
 	return n, err
 }
@@ -136,7 +139,7 @@ func (c *idleConn) Write(p []byte) (int, error) {
 // Close closes the connection and forgets it.
 func (c *idleConn) Close() error {
 	if c.l != nil {
-		c.l.heard(c)
+		c.l.greeted(c)
 	}
 	return c.Conn.Close()
 }

@@ -100,9 +100,9 @@ func TestIdleConnSetReadDeadline(t *testing.T) {
 	assert.Less(t, time.Since(start), 10*time.Second, "the idle deadline still holds")
 }
 
-// drain ends the connections that have sent nothing, and those accepted
-// after it, at their first read; one that has sent something is left to
-// its session (relay.Backend.Drain).
+// drain ends the connections that have no session, those that have sent
+// something included, and those accepted after it, at their next read;
+// one with a session is left to it (relay.Backend.Drain).
 func TestIdleListenerDrain(t *testing.T) {
 	tcp, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -124,25 +124,35 @@ func TestIdleListenerDrain(t *testing.T) {
 		ne, ok := err.(net.Error)
 		return ok && ne.Timeout()
 	}
+	// spoke has the client send an octet, which c reads.
+	spoke := func(client net.Conn, c *idleConn) {
+		t.Helper()
+		_, err := client.Write([]byte("E"))
+		require.NoError(t, err)
+		_, err = c.Read(make([]byte, 1))
+		require.NoError(t, err)
+	}
 
 	_, silent := accept()
-	client, heard := accept()
-	_, err = client.Write([]byte("E"))
-	require.NoError(t, err)
-	_, err = heard.Read(make([]byte, 1))
-	require.NoError(t, err)
+	client, heard := accept() // has sent something, but has no session
+	spoke(client, heard)
+	client, greeted := accept()
+	spoke(client, greeted)
+	l.greeted(greeted)
 	_, closed := accept()
 	require.NoError(t, closed.Close())
-	assert.Len(t, l.silent, 1, "the silent one only")
+	l.greeted(&idleConn{}) // not one of l's: ignored
+	assert.Len(t, l.waiting, 2, "the silent one and the one that has sent something")
 
 	l.drain()
 	assert.True(t, timedOut(silent), "the silent connection is ended")
+	assert.True(t, timedOut(heard), "a connection with no session is ended, though it has sent something")
 	_, err = client.Write([]byte("H"))
 	require.NoError(t, err)
-	n, err := heard.Read(make([]byte, 1))
-	assert.NoError(t, err, "a connection that has spoken is not ended by the listener")
+	n, err := greeted.Read(make([]byte, 1))
+	assert.NoError(t, err, "a connection with a session is not ended by the listener")
 	assert.Equal(t, 1, n)
 	_, later := accept()
 	assert.True(t, timedOut(later), "a connection accepted after drain is ended")
-	assert.Empty(t, l.silent)
+	assert.Empty(t, l.waiting)
 }

@@ -152,16 +152,16 @@ func main() {
 		be.Deliver = relay.WriterDeliver(os.Stdout)
 	}
 
-	s := smtp.NewServer(be)
-	s.Domain = *hostname
-	s.MaxMessageBytes = *maxBytes
-	s.MaxRecipients = *maxRcpt
 	l, err := net.Listen("tcp", *addr)
 	if err != nil {
 		log.Fatal(err)
 	}
 	idle := newIdleListener(connlimit.Listener(l, *maxConns, refuseBusy), *timeout)
 	l = idle
+	s := smtp.NewServer(greetedBackend{be, idle})
+	s.Domain = *hostname
+	s.MaxMessageBytes = *maxBytes
+	s.MaxRecipients = *maxRcpt
 	log.Printf("mailgateway: rewriting Content-Types to %s, delivering to %s", target, destination)
 	log.Printf("mailgateway: listening on %s", l.Addr())
 	log.Printf("mailgateway: try: curl smtp://%s/localhost --mail-from a@example.com --mail-rcpt b@example.net -T mailhdr/testdata/corpus/nested.eml", l.Addr())
@@ -192,6 +192,23 @@ func main() {
 		log.Printf("mailgateway: sessions still open after -grace %v, cut off: %v", *grace, err)
 		os.Exit(1)
 	}
+}
+
+// greetedBackend is the relay's Backend, which tells idle each
+// connection that gets a session (go-smtp makes one at the first HELO or
+// EHLO): at shutdown, relay.Backend.Drain ends the sessions, and
+// idleListener.drain the connections with none.
+type greetedBackend struct {
+	*relay.Backend
+	idle *idleListener
+}
+
+func (b greetedBackend) NewSession(c *smtp.Conn) (smtp.Session, error) {
+	// Registered with the relay before it is forgotten by the listener,
+	// so that a drain in between finds it in one or the other.
+	s, err := b.Backend.NewSession(c)
+	b.idle.greeted(c.Conn())
+	return s, err
 }
 
 // isHostname reports whether s is a domain name of LDH labels (RFC 1123

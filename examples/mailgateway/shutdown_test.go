@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"io"
 	"net"
@@ -66,8 +67,9 @@ func TestInterruptFinishesMessage(t *testing.T) {
 
 // TestInterruptEndsIdleSessions: interrupted, the gateway answers 421 at
 // once to a session between messages and to a connection that has not
-// greeted, rather than wait -grace for them to leave (go-smtp's Shutdown
-// waits for every connection), and exits with status 0.
+// greeted (whether it has sent nothing, a NOOP or half a line), rather
+// than wait -grace for them to leave (go-smtp's Shutdown waits for every
+// connection), and exits with status 0.
 func TestInterruptEndsIdleSessions(t *testing.T) {
 	needsCommand(t)
 	cmd, addr, _, _, logs := startGateway(t, "-dir", t.TempDir(), "-grace", "30s")
@@ -82,6 +84,29 @@ func TestInterruptEndsIdleSessions(t *testing.T) {
 	n, err := silent.Read(greeting)
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(string(greeting[:n]), "220 "), "%q", greeting[:n])
+	// Connections that have sent something but have not greeted have no
+	// session either: a NOOP (answered before EHLO), and half an EHLO.
+	var spoken []net.Conn
+	for _, sent := range []string{"NOOP\r\n", "EHL"} {
+		c, err := net.Dial("tcp", addr)
+		require.NoError(t, err)
+		defer c.Close()
+		br := bufio.NewReader(c)
+		line, err := br.ReadString('\n')
+		require.NoError(t, err)
+		require.True(t, strings.HasPrefix(line, "220 "), "%q", line)
+		_, err = io.WriteString(c, sent)
+		require.NoError(t, err)
+		if strings.HasSuffix(sent, "\n") {
+			line, err = br.ReadString('\n')
+			require.NoError(t, err)
+			require.True(t, strings.HasPrefix(line, "250 "), "%q", line)
+		}
+		spoken = append(spoken, c)
+	}
+	// Time for the gateway to read the half line: a connection it has
+	// read from must still count as one with no session.
+	time.Sleep(100 * time.Millisecond)
 
 	interrupted := time.Now()
 	require.NoError(t, cmd.Process.Signal(os.Interrupt))
@@ -97,6 +122,15 @@ func TestInterruptEndsIdleSessions(t *testing.T) {
 	_ = silent.SetReadDeadline(time.Now().Add(5 * time.Second))
 	rest, _ := io.ReadAll(silent)
 	assert.True(t, strings.HasPrefix(string(rest), "421 "), "%q", rest)
+	// go-smtp takes the half line for a whole one when the read ends
+	// (bufio's ReadLine returns what it has), so "501 Bad command" may
+	// come first: the 421 is the last reply.
+	for _, c := range spoken {
+		_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		rest, _ := io.ReadAll(c)
+		replies := strings.Split(strings.TrimSuffix(string(rest), "\r\n"), "\r\n")
+		assert.True(t, strings.HasPrefix(replies[len(replies)-1], "421 "), "%q", rest)
+	}
 }
 
 // TestInterruptCutsOffAfterGrace: a message still under way when -grace
