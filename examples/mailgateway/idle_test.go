@@ -66,38 +66,56 @@ func pair(t *testing.T, l net.Listener) (client, server net.Conn) {
 }
 
 // A deadline set with SetReadDeadline ends a read under way, and bounds
-// the later ones, whose own idle deadline would be far later; clearing it
-// does not lift a read's idle deadline.
+// the later ones, whose own idle deadline would be far later; clearing it,
+// or moving it later, while a read waits does not lift that read's idle
+// deadline.
 func TestIdleConnSetReadDeadline(t *testing.T) {
 	tcp, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	defer tcp.Close()
-	_, server := pair(t, tcp)
-	c := &idleConn{Conn: server, timeout: time.Minute}
-
-	done := make(chan error, 1)
-	go func() {
-		_, err := c.Read(make([]byte, 1))
-		done <- err
-	}()
-	time.Sleep(50 * time.Millisecond) // the read is waiting, most likely
-	require.NoError(t, c.SetReadDeadline(time.Now()))
-	select {
-	case err := <-done:
-		ne, ok := err.(net.Error)
-		require.True(t, ok, "%v", err)
-		assert.True(t, ne.Timeout())
-	case <-time.After(10 * time.Second):
-		t.Fatal("the read under way went on")
+	// reading starts a read of c and returns what it returns.
+	reading := func(c *idleConn) <-chan error {
+		done := make(chan error, 1)
+		go func() {
+			_, err := c.Read(make([]byte, 1))
+			done <- err
+		}()
+		return done
+	}
+	timedOut := func(done <-chan error, msg string) {
+		t.Helper()
+		select {
+		case err := <-done:
+			ne, ok := err.(net.Error)
+			require.True(t, ok, "%v", err)
+			assert.True(t, ne.Timeout())
+		case <-time.After(10 * time.Second):
+			t.Fatal(msg)
+		}
 	}
 
+	_, server := pair(t, tcp)
+	c := &idleConn{Conn: server, timeout: time.Minute}
+	done := reading(c)
+	time.Sleep(50 * time.Millisecond) // the read is waiting, most likely
+	require.NoError(t, c.SetReadDeadline(time.Now()))
+	timedOut(done, "the read under way went on")
+
+	// Set before the read: the read's own deadline, a minute, does not
+	// replace it.
 	_, server = pair(t, tcp)
-	c = &idleConn{Conn: server, timeout: 100 * time.Millisecond}
-	require.NoError(t, c.SetReadDeadline(time.Time{})) // no limit
-	start := time.Now()
-	_, err = c.Read(make([]byte, 1))
-	require.Error(t, err)
-	assert.Less(t, time.Since(start), 10*time.Second, "the idle deadline still holds")
+	c = &idleConn{Conn: server, timeout: time.Minute}
+	require.NoError(t, c.SetReadDeadline(time.Now().Add(100*time.Millisecond)))
+	timedOut(reading(c), "a later read went past the deadline")
+
+	for _, limit := range []time.Time{{}, time.Now().Add(time.Hour)} {
+		_, server = pair(t, tcp)
+		c = &idleConn{Conn: server, timeout: 200 * time.Millisecond}
+		done := reading(c)
+		time.Sleep(50 * time.Millisecond) // the read is waiting, most likely
+		require.NoError(t, c.SetReadDeadline(limit))
+		timedOut(done, "the idle deadline of the read under way was lifted")
+	}
 }
 
 // drain ends the connections that have no session, those that have sent
