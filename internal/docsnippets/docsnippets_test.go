@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,10 +25,30 @@ import (
 // root is the repository's root, from this package's directory.
 var root = filepath.Join("..", "..")
 
-// documents are the Markdown files whose Go snippets are checked, each
-// with at least one (so that a change that hid them from this test, a
-// renamed file or another fence, fails it).
+// documents are the Markdown files that have Go snippets, each at least
+// one (so that a change that hid them from this test, a renamed file or
+// another fence, fails it). Every Markdown file of the root and of docs/
+// is checked: a ```go block added to one not listed fails the test until
+// it is listed here.
 var documents = []string{"README.md", "docs/mail.md", "docs/middleware.md", "docs/urlencoded.md"}
+
+// markdownFiles returns the Markdown files of the root and of docs/,
+// relative to the root, with slashes.
+func markdownFiles(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, pattern := range []string{"*.md", "docs/*.md"} {
+		files, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(pattern)))
+		require.NoError(t, err)
+		for _, f := range files {
+			rel, err := filepath.Rel(root, f)
+			require.NoError(t, err)
+			out = append(out, filepath.ToSlash(rel))
+		}
+	}
+	require.Contains(t, out, "README.md")
+	return out
+}
 
 // packages are the library's packages, each of whose package comment
 // shows Go code (an indented block), all of which is checked.
@@ -76,10 +97,18 @@ type snippet struct {
 // file's line.
 func TestGoSnippetsTypeCheck(t *testing.T) {
 	var snippets []snippet
-	for _, doc := range documents {
+	for _, doc := range markdownFiles(t) {
 		found := goSnippets(t, doc)
-		require.NotEmpty(t, found, "%s has no ```go block", doc)
+		if slices.Contains(documents, doc) {
+			require.NotEmpty(t, found, "%s has no ```go block", doc)
+		} else {
+			require.Empty(t, found, "%s has ```go blocks: list it in documents", doc)
+		}
 		snippets = append(snippets, found...)
+	}
+	for _, doc := range documents {
+		_, err := os.Stat(filepath.Join(root, filepath.FromSlash(doc)))
+		require.NoError(t, err, "a document listed is missing")
 	}
 	for _, pkg := range packages {
 		found := packageSnippets(t, pkg)
