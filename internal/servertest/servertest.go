@@ -173,7 +173,11 @@ func RefusesAddressInUse(t *testing.T, run func(ctx context.Context, addr string
 	require.NoError(t, err)
 	defer busy.Close()
 	var out strings.Builder
-	err = run(context.Background(), busy.Addr().String(), &out)
+	// A run that serves after all is stopped, rather than blocking the
+	// test until go test's -timeout: its error then fails the assertion.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err = run(ctx, busy.Addr().String(), &out)
 	opErr, ok := errors.AsType[*net.OpError](err)
 	require.True(t, ok, "%v", err)
 	assert.Equal(t, "listen", opErr.Op)
