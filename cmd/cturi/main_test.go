@@ -21,17 +21,20 @@ import (
 	"github.com/cturi/cturi/mapping"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 )
 
 // TestMain runs the command itself in place of the tests when
-// CTURI_TEST_MAIN holds its command line, for TestClosedPipe.
+// CTURI_TEST_MAIN holds its command line, for TestClosedPipe; otherwise
+// it runs the tests, and fails them when a goroutine that one of them
+// started (a child process's pipes) is still running after the last.
 func TestMain(m *testing.M) {
 	if args := os.Getenv("CTURI_TEST_MAIN"); args != "" {
 		os.Args = strings.Fields(args)
 		main()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	goleak.VerifyTestMain(m)
 }
 
 func runCLI(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {

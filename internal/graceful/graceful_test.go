@@ -13,12 +13,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 )
-
-// TestMain fails the package's tests when a goroutine that one of them
-// started is still running after the last test.
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // serve starts srv on a loopback listener, tracked, and returns its
 // address and the tracker; the test fails if Serve returns anything but
