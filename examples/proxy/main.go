@@ -25,6 +25,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 	"time"
 
@@ -189,7 +190,10 @@ Compare with the backend itself, which refuses Content-Types:
 	// ahead of time, with no request on them, are closed at once.
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	for _, srv := range servers {
+	// The proxy first, the demo backend (served first) last: the proxy's
+	// requests under way need the backend, and a request the proxy still
+	// took would get a 502 from a backend already gone.
+	for _, srv := range slices.Backward(servers) {
 		errs = append(errs, srv.Shutdown(shutdown))
 	}
 	for range running {

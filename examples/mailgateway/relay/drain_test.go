@@ -99,11 +99,12 @@ func TestDrainFinishesMessage(t *testing.T) {
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			addr, _, delivered, shutdown := drainServer(t)
+			addr, be, delivered, shutdown := drainServer(t)
 			c, err := smtp.Dial(addr)
 			require.NoError(t, err)
 			defer c.Close()
 			w := tt.begun(t, c)
+			be.Drain() // with the message under way (shutdown drains again)
 			stopped := make(chan struct{})
 			go func() { shutdown(5 * time.Second); close(stopped) }()
 
@@ -135,18 +136,21 @@ func TestDrainFinishesMessage(t *testing.T) {
 func TestDrainAfterMessage(t *testing.T) {
 	for _, tt := range []struct {
 		name string
-		next func(c *smtp.Client) error
+		next func(c *smtp.Client, stopped <-chan struct{}) error
 		code smtp.EnhancedCode
 	}{
-		{"silent", func(c *smtp.Client) error { time.Sleep(QuitWindow + 100*time.Millisecond); return c.Noop() }, smtp.EnhancedCode{4, 4, 2}},
-		{"another message", func(c *smtp.Client) error { return c.Mail("a@example.com", nil) }, smtp.EnhancedCode{4, 3, 2}},
+		// The shutdown ends once the server has ended the session, with
+		// its 421, which the next command then reads.
+		{"silent", func(c *smtp.Client, stopped <-chan struct{}) error { <-stopped; return c.Noop() }, smtp.EnhancedCode{4, 4, 2}},
+		{"another message", func(c *smtp.Client, _ <-chan struct{}) error { return c.Mail("a@example.com", nil) }, smtp.EnhancedCode{4, 3, 2}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			addr, _, _, shutdown := drainServer(t)
+			addr, be, _, shutdown := drainServer(t)
 			c, err := smtp.Dial(addr)
 			require.NoError(t, err)
 			defer c.Close()
 			require.NoError(t, c.Mail("a@example.com", nil))
+			be.Drain() // before the message ends (shutdown drains again)
 			stopped := make(chan struct{})
 			go func() { shutdown(QuitWindow + 5*time.Second); close(stopped) }()
 			require.NoError(t, c.Rcpt("b@example.net", nil))
@@ -156,7 +160,7 @@ func TestDrainAfterMessage(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, w.Close())
 
-			requireCode(t, tt.next(c), 421, tt.code)
+			requireCode(t, tt.next(c, stopped), 421, tt.code)
 			<-stopped
 		})
 	}
