@@ -1,15 +1,14 @@
 package relay
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/cturi/cturi/internal/servertest"
 	"github.com/emersion/go-smtp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -19,9 +18,9 @@ import (
 // into the returned buffer, and returns its address, the Backend and a
 // function that drains it and shuts the server down, asserting that the
 // shutdown, which waits for every session to close, ends within wait.
-func drainServer(t *testing.T) (addr string, be *Backend, delivered *lockedBuffer, shutdown func(wait time.Duration)) {
+func drainServer(t *testing.T) (addr string, be *Backend, delivered *servertest.SyncBuffer, shutdown func(wait time.Duration)) {
 	t.Helper()
-	delivered = &lockedBuffer{}
+	delivered = &servertest.SyncBuffer{}
 	be = &Backend{Deliver: WriterDeliver(delivered), Now: clock}
 	var srv *smtp.Server
 	addr = serve(t, be, func(s *smtp.Server) { srv = s })
@@ -32,23 +31,6 @@ func drainServer(t *testing.T) (addr string, be *Backend, delivered *lockedBuffe
 		defer cancel()
 		assert.NoError(t, srv.Shutdown(ctx), "sessions still open after %v", wait)
 	}
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // requireCode asserts that err is an SMTP reply with code and enhanced
