@@ -5,38 +5,24 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
 	"net/url"
 	"strings"
 	"testing"
 
+	"github.com/cturi/cturi/examples/proxy/translate"
 	"github.com/cturi/cturi/internal/servertest"
 	"github.com/cturi/cturi/internal/vectors"
 	"github.com/cturi/cturi/mapping"
-	"github.com/cturi/cturi/middleware"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// exampleProxy is examples/proxy's translating proxy (newProxy there,
-// which a test cannot import from a main package) without its access
-// log: Content-Types from clients, mapped without the controlled
-// mapping, become URI labels for the backend, whose URI labels become
-// Content-Types, and every write is flushed. Keep the two alike.
+// exampleProxy is examples/proxy's translating proxy (package
+// translate), without the error log its failed requests would write.
 func exampleProxy(target *url.URL) http.Handler {
-	opts := middleware.Options{Request: middleware.ToURI, Response: middleware.ToContentType}
-	clientOpts := opts
-	clientOpts.Mapping = []mapping.Option{mapping.NoControlled}
-	return &httputil.ReverseProxy{
-		Rewrite: middleware.ProxyRewrite(clientOpts, func(pr *httputil.ProxyRequest) {
-			pr.SetURL(target)
-			pr.SetXForwarded()
-			middleware.GuardProxyBody(pr.Out)
-		}),
-		ModifyResponse: middleware.ProxyModifyResponse(opts, nil),
-		FlushInterval:  -1,
-		ErrorLog:       log.New(io.Discard, "", 0),
-	}
+	p := translate.Proxy(target)
+	p.ErrorLog = log.New(io.Discard, "", 0)
+	return p
 }
 
 // TestHTTPNodeBehindProxy puts examples/proxy's translation between
