@@ -91,10 +91,7 @@ func (c *idleConn) Read(p []byte) (int, error) {
 		return 0, c.expired
 	}
 	c.mu.Lock()
-	c.deadline = time.Now().Add(c.timeout)
-	if !c.limit.IsZero() && c.limit.Before(c.deadline) {
-		c.deadline = c.limit
-	}
+	c.deadline = earliest(time.Now().Add(c.timeout), c.limit)
 	err := c.Conn.SetReadDeadline(c.deadline)
 	c.mu.Unlock()
 	if err != nil {
@@ -114,10 +111,16 @@ func (c *idleConn) SetReadDeadline(t time.Time) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.limit = t
-	if t.IsZero() || !c.deadline.IsZero() && c.deadline.Before(t) {
-		t = c.deadline
+	return c.Conn.SetReadDeadline(earliest(t, c.deadline))
+}
+
+// earliest returns the earlier of two deadlines, the zero time being
+// none.
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || !b.IsZero() && b.Before(a) {
+		return b
 	}
-	return c.Conn.SetReadDeadline(t)
+	return a
 }
 
 // SetDeadline is SetReadDeadline and the embedded conn's
