@@ -3,7 +3,8 @@
 // with go test like every other package. It has no API; its files are
 // tests only. The http_*_test.go files exercise package middleware over
 // HTTP/1.1 and HTTP/2 (httptest servers, TLS for HTTP/2), through a
-// reverse proxy and under concurrent load; the mail_*_test.go files
+// reverse proxy, under concurrent load and behind the routers chi and
+// gorilla/mux (http_routers_test.go); the mail_*_test.go files
 // exercise the mail header rewriter; uri_whatwg_test.go passes the URI
 // labels of package mapping through Node's WHATWG URL parser, and
 // http_node*_test.go put Node's HTTP/1.1 and HTTP/2 implementations on
