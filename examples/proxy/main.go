@@ -11,7 +11,9 @@
 // Content-Types: requests are mapped with middleware.ProxyRewrite
 // (Content-Type -> URI), responses with middleware.ProxyModifyResponse
 // (URI -> Content-Type). FlushInterval is -1 so event streams pass
-// through as they come.
+// through as they come. A stream may run and pause as long as it likes,
+// but a client that takes no data for a minute, or sends none of a
+// request body for a minute, is cut off (408 for the body).
 package main
 
 import (
@@ -114,7 +116,9 @@ func parseBackend(s string) (*url.URL, error) {
 // connection), idleTimeout how long a keep-alive connection to the proxy
 // or the demo backend may wait for its next request. There is no
 // ReadTimeout or WriteTimeout: they would cut off streamed uploads and
-// event streams. The tests shorten them.
+// event streams; sendTimeout and bodyTimeout (stall.go) bound how long
+// the proxy waits on a client that has stalled instead. The tests
+// shorten them.
 var (
 	headerTimeout = 10 * time.Second
 	idleTimeout   = 2 * time.Minute
@@ -126,13 +130,19 @@ var (
 // proxy uses, has no bound of its own.
 var maxConnections = 256
 
+// maxHeaderBytes bounds a request's header (431 beyond it). net/http's
+// default, 1 MiB, let every client hold a buffer of about a MiB while it
+// trickled a header in: some 300 MB at maxConnections. A browser's
+// header, cookies included, is a few KiB.
+const maxHeaderBytes = 64 << 10
+
 // run serves the proxy until ctx is done: to target, or, when target is
 // nil, to the demo backend, which it serves too.
 func run(ctx context.Context, addr string, target *url.URL, out, logw io.Writer) error {
 	var servers []*graceful.Server
 	errc := make(chan error, 2)
 	serve := func(ln net.Listener, h http.Handler) {
-		srv := &http.Server{Handler: h, ReadHeaderTimeout: headerTimeout, IdleTimeout: idleTimeout}
+		srv := &http.Server{Handler: h, ReadHeaderTimeout: headerTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes}
 		servers = append(servers, graceful.Track(srv))
 		go func() { errc <- srv.Serve(ln) }()
 	}
@@ -152,9 +162,9 @@ func run(ctx context.Context, addr string, target *url.URL, out, logw io.Writer)
 		target = &url.URL{Scheme: "http", Host: bln.Addr().String()}
 		serve(bln, newBackend())
 	}
-	ln = connlimit.Listener(ln, maxConnections, nil)
+	ln = sendListener{Listener: connlimit.Listener(ln, maxConnections, nil), timeout: sendTimeout}
 	base := "http://" + ln.Addr().String()
-	serve(ln, newProxy(target, logw))
+	serve(ln, bodyDeadlines(newProxy(target, logw), bodyTimeout))
 
 	// Redacted: a -backend URL may hold a password, which the terminal
 	// and the logs it is copied into should not.

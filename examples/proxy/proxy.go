@@ -12,5 +12,7 @@ import (
 // newProxy returns the translating reverse proxy for target (see package
 // translate), logging each request to logw.
 func newProxy(target *url.URL, logw io.Writer) http.Handler {
-	return accesslog.Handler(logw, translate.Proxy(target))
+	p := translate.Proxy(target)
+	p.ErrorHandler = proxyError
+	return accesslog.Handler(logw, p)
 }

@@ -105,6 +105,12 @@ var (
 // within the timeouts, each holds a goroutine and its buffers.
 var maxConnections = 256
 
+// maxHeaderBytes bounds a request's header (431 beyond it). net/http's
+// default, 1 MiB, let every client hold a buffer of about a MiB while it
+// trickled a header in: some 300 MB at maxConnections. A browser's
+// header, cookies included, is a few KiB.
+const maxHeaderBytes = 64 << 10
+
 // run serves until ctx is done, printing the URL and what to try to out
 // and the request log to logw.
 func run(ctx context.Context, addr string, out, logw io.Writer) error {
@@ -120,6 +126,7 @@ func run(ctx context.Context, addr string, out, logw io.Writer) error {
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
 		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
 	}
 	fmt.Fprintf(out, `%s
 

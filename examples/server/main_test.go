@@ -339,6 +339,13 @@ func TestConnectionLimit(t *testing.T) {
 	servertest.ServesAtMost(t, base, "GET /xmlenc HTTP/1.1\r\nHost: x\r\n\r\n", 1)
 }
 
+// A request's header may be 64 KiB long, not net/http's 1 MiB: each
+// client trickling one in holds a buffer that size.
+func TestHeaderLimit(t *testing.T) {
+	base, _ := servertest.Start(t, runExample)
+	servertest.LimitsHeader(t, base, "/", maxHeaderBytes)
+}
+
 // runExample runs the example on a free port of 127.0.0.1, for servertest.
 func runExample(ctx context.Context, stdout io.Writer) error {
 	return run(ctx, "127.0.0.1:0", stdout, io.Discard)

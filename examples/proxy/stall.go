@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+)
+
+// The proxy can have no ReadTimeout or WriteTimeout: an event stream runs
+// for as long as its client reads it, an upload for as long as its client
+// sends. What it bounds instead is how long it waits on a client that has
+// stalled, as nginx's send_timeout and client_body_timeout do: each write
+// to a client must end within sendTimeout (a client that reads nothing
+// fills the buffers between them, and the write then waits), and each
+// read of a request body within bodyTimeout. A stream may pause for as
+// long as its backend likes: only a wait on the client counts. Without
+// these, clients that stop reading or sending held their connections,
+// and the backend's, for good: -max-connections of them shut everyone
+// else out. The tests shorten them.
+var (
+	sendTimeout = time.Minute
+	bodyTimeout = time.Minute
+)
+
+// sendListener hands out connections each Write of which must end within
+// timeout of its start.
+type sendListener struct {
+	net.Listener
+	timeout time.Duration
+}
+
+func (l sendListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &sendConn{Conn: c, timeout: l.timeout}, nil
+}
+
+// sendConn sets a write deadline before each Write, replacing any other;
+// net/http sets none without a WriteTimeout. An upgraded connection
+// (101 Switching Protocols), which the proxy hijacks to copy both ways,
+// keeps it.
+type sendConn struct {
+	net.Conn
+	timeout time.Duration
+}
+
+func (c *sendConn) Write(p []byte) (int, error) {
+	if err := c.Conn.SetWriteDeadline(time.Now().Add(c.timeout)); err != nil {
+		return 0, err
+	}
+	return c.Conn.Write(p)
+}
+
+// CloseWrite passes *net.TCPConn's through, as connlimit's conn does:
+// net/http uses it to send its last answer before closing.
+func (c *sendConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return errors.ErrUnsupported
+}
+
+// bodyDeadlines hands next each request with a body whose every read
+// must end within timeout (through the ResponseController's read
+// deadline). The proxy answers a client that stalls mid-body with 408
+// (proxyError).
+func bodyDeadlines(next http.Handler, timeout time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body == nil || r.Body == http.NoBody {
+			next.ServeHTTP(w, r)
+			return
+		}
+		b := &deadlineBody{body: r.Body, rc: http.NewResponseController(w), timeout: timeout}
+		// In the context too: the proxy's ErrorHandler gets the outgoing
+		// request, whose body is another.
+		r2 := r.WithContext(context.WithValue(r.Context(), deadlineBodyKey{}, b))
+		r2.Body = b
+		next.ServeHTTP(w, r2)
+		b.handlerReturned()
+	})
+}
+
+type deadlineBodyKey struct{}
+
+// deadlineBody is a request body each Read of which sets the connection's
+// read deadline.
+type deadlineBody struct {
+	body    io.ReadCloser
+	rc      *http.ResponseController
+	timeout time.Duration
+
+	mu       sync.Mutex
+	returned bool      // the handler returned: no deadline is set after that
+	reading  bool      // a Read is under way,
+	deadline time.Time // which may take until then
+	timedOut bool      // a Read failed at its deadline
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	b.begin()
+	n, err := b.body.Read(p)
+	b.end(err)
+	return n, err
+}
+
+func (b *deadlineBody) Close() error { return b.body.Close() }
+
+// begin sets the deadline of a Read. Once the handler has returned, the
+// transport may still read the body (golang/go#40747) while the
+// connection is already reading the next request under net/http's own
+// deadline, which no deadline of the body's may replace.
+func (b *deadlineBody) begin() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.reading, b.deadline = true, time.Now().Add(b.timeout)
+	if !b.returned {
+		// ErrNotSupported (a connection without deadlines) leaves the
+		// read without one.
+		_ = b.rc.SetReadDeadline(b.deadline)
+	}
+}
+
+// end ends a Read that returned err.
+func (b *deadlineBody) end(err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.reading = false
+	switch {
+	case err == io.EOF && !b.returned:
+		// The body is whole: net/http now reads the connection itself, in
+		// the background, to notice a client that goes away, and a
+		// deadline there would end the response under way. (The deadline
+		// set by begin, a whole timeout away, applies to that read until
+		// now.)
+		_ = b.rc.SetReadDeadline(time.Time{})
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		// The deadline stays: net/http reads what is left of the body to
+		// discard it, which must not wait for ever on this client.
+		b.timedOut = true
+	}
+}
+
+// stalled reports whether a Read met its deadline: it failed, or, still
+// under way, is past it. net/http cancels the request as soon as the
+// read of the connection fails, and the proxy may learn of that before
+// the Read returns.
+func (b *deadlineBody) stalled() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.timedOut || b.reading && !time.Now().Before(b.deadline)
+}
+
+func (b *deadlineBody) handlerReturned() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.returned = true
+}
+
+// proxyError is the proxy's ErrorHandler. A request whose client stalled
+// mid-body gets 408 Request Timeout: the transport reports only that the
+// request was canceled (net/http cancels it when a read of the client's
+// connection fails), which ReverseProxy would log and answer as a
+// failure of the backend, 502. Anything else gets ReverseProxy's default.
+func proxyError(w http.ResponseWriter, r *http.Request, err error) {
+	if b, ok := r.Context().Value(deadlineBodyKey{}).(*deadlineBody); ok && b.stalled() {
+		http.Error(w, "the request body stopped arriving", http.StatusRequestTimeout)
+		return
+	}
+	log.Printf("http: proxy error: %v", err)
+	w.WriteHeader(http.StatusBadGateway)
+}
