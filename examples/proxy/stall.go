@@ -98,7 +98,8 @@ type deadlineBody struct {
 	timeout time.Duration
 
 	mu       sync.Mutex
-	returned bool      // the handler returned: no deadline is set after that
+	returned bool      // the handler returned: no deadline is set after that,
+	ended    bool      // nor once a Read has returned io.EOF
 	reading  bool      // a Read is under way,
 	deadline time.Time // which may take until then
 	timedOut bool      // a Read failed at its deadline
@@ -116,12 +117,16 @@ func (b *deadlineBody) Close() error { return b.body.Close() }
 // begin sets the deadline of a Read. Once the handler has returned, the
 // transport may still read the body (golang/go#40747) while the
 // connection is already reading the next request under net/http's own
-// deadline, which no deadline of the body's may replace.
+// deadline, which no deadline of the body's may replace. Nor may one
+// replace net/http's background read once the body has ended (see end):
+// the transport reads it once more, to check that nothing follows, and
+// net/http may have closed it by then (golang/go#40747), so that the Read
+// fails with http.ErrBodyReadAfterClose rather than io.EOF.
 func (b *deadlineBody) begin() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.reading, b.deadline = true, time.Now().Add(b.timeout)
-	if !b.returned {
+	if !b.returned && !b.ended {
 		// ErrNotSupported (a connection without deadlines) leaves the
 		// read without one.
 		_ = b.rc.SetReadDeadline(b.deadline)
@@ -137,9 +142,10 @@ func (b *deadlineBody) end(err error) {
 	case err == io.EOF && !b.returned:
 		// The body is whole: net/http now reads the connection itself, in
 		// the background, to notice a client that goes away, and a
-		// deadline there would end the response under way. (The deadline
-		// set by begin, a whole timeout away, applies to that read until
-		// now.)
+		// deadline there would end the response under way. (net/http
+		// clears the deadline set by begin as it starts that read; this
+		// is in case it did not.)
+		b.ended = true
 		_ = b.rc.SetReadDeadline(time.Time{})
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		// The deadline stays: net/http reads what is left of the body to
