@@ -83,8 +83,8 @@ func bodyDeadlines(next http.Handler, timeout time.Duration) http.Handler {
 		// request, whose body is another.
 		r2 := r.WithContext(context.WithValue(r.Context(), deadlineBodyKey{}, b))
 		r2.Body = b
+		defer b.handlerReturned() // also when ReverseProxy aborts (panics)
 		next.ServeHTTP(w, r2)
-		b.handlerReturned()
 	})
 }
 

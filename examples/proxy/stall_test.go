@@ -148,8 +148,13 @@ func TestSlowReaderIsServedWhole(t *testing.T) {
 		block := make([]byte, 1<<20)
 		_, _ = rand.Read(block)
 		const blocks = 40
+		// How long the backend took to send the answer: the proxy, which
+		// reads it as it writes to the client, kept it waiting.
+		sent := make(chan time.Duration, 1)
 		backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "ContentType:application/octet-stream")
+			start := time.Now()
+			defer func() { sent <- time.Since(start) }()
 			for range blocks {
 				if _, err := w.Write(block); err != nil {
 					return
@@ -189,8 +194,34 @@ func TestSlowReaderIsServedWhole(t *testing.T) {
 		}
 		assert.Equal(t, int64(blocks*len(block)), n)
 		assert.Equal(t, want.Sum(nil), got.Sum(nil), "the answer is what the backend sent")
-		assert.Greater(t, time.Since(start), 3*sendTimeout/2, "the proxy wrote for longer than sendTimeout")
+		// Otherwise the buffers held most of the answer, and the test
+		// would pass with a WriteTimeout of sendTimeout as well.
+		d := <-sent
+		t.Logf("the backend sent the answer in %v", d)
+		assert.Greater(t, d, sendTimeout, "the proxy wrote for longer than sendTimeout")
 	})
+}
+
+// A client stalled when a read of its body is past its deadline, whether
+// or not the read has returned yet (net/http cancels the request as soon
+// as the read of the connection fails); not when the proxy has not asked
+// for more of the body for a while because the backend takes it slowly.
+func TestStalled(t *testing.T) {
+	past := time.Now().Add(-time.Millisecond)
+	future := time.Now().Add(time.Minute)
+	for _, c := range []struct {
+		name string
+		b    *deadlineBody
+		want bool
+	}{
+		{"read failed at its deadline", &deadlineBody{timedOut: true, deadline: past}, true},
+		{"read under way, past its deadline", &deadlineBody{reading: true, deadline: past}, true},
+		{"read under way, within its deadline", &deadlineBody{reading: true, deadline: future}, false},
+		{"no read under way, the last deadline past", &deadlineBody{deadline: past}, false},
+		{"no read yet", &deadlineBody{}, false},
+	} {
+		assert.Equal(t, c.want, c.b.stalled(), c.name)
+	}
 }
 
 // Once a request's body is whole, its answer may take longer than
