@@ -224,16 +224,15 @@ func TestStalled(t *testing.T) {
 	}
 }
 
-// Once a request's body is whole, its answer may take longer than
-// bodyTimeout: the deadline the last read of the body set does not stay
-// on the connection, where net/http's own read, waiting for the client to
-// go away, would meet it and cancel the request.
-func TestAnswerOutlastsBodyTimeout(t *testing.T) {
+// streamingBackend starts a backend that reads a request's body, then
+// answers with an event stream of parts events 200 ms apart.
+func streamingBackend(t *testing.T, parts int) *url.URL {
+	t.Helper()
 	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "ContentType:text/event-stream")
 		rc := http.NewResponseController(w)
-		for i := range 3 {
+		for i := range parts {
 			if i > 0 {
 				time.Sleep(200 * time.Millisecond)
 			}
@@ -243,19 +242,34 @@ func TestAnswerOutlastsBodyTimeout(t *testing.T) {
 			}
 		}
 	}))
-	defer backend.Close()
+	t.Cleanup(backend.Close)
 	target, err := url.Parse(backend.URL)
 	require.NoError(t, err)
-	base := servertest.StartWith(t, &bodyTimeout, 150*time.Millisecond, func(ctx context.Context, stdout io.Writer) error {
-		return run(ctx, "127.0.0.1:0", target, stdout, io.Discard)
-	})
+	return target
+}
 
-	res, err := http.Post(base+"/", "text/plain", strings.NewReader("hello"))
+// postForParts posts body to url and asserts that the answer is parts
+// events, whole.
+func postForParts(t *testing.T, url, body string, parts int) {
+	t.Helper()
+	res, err := http.Post(url, "text/plain", strings.NewReader(body))
 	require.NoError(t, err)
 	defer res.Body.Close()
 	got, err := io.ReadAll(res.Body)
-	require.NoError(t, err)
-	assert.Equal(t, strings.Repeat("data: part\n\n", 3), string(got))
+	require.NoError(t, err, "the answer was cut short")
+	assert.Equal(t, strings.Repeat("data: part\n\n", parts), string(got))
+}
+
+// Once a request's body is whole, its answer may take longer than
+// bodyTimeout: the deadline the last read of the body set does not stay
+// on the connection, where net/http's own read, waiting for the client to
+// go away, would meet it and cancel the request.
+func TestAnswerOutlastsBodyTimeout(t *testing.T) {
+	target := streamingBackend(t, 3)
+	base := servertest.StartWith(t, &bodyTimeout, 150*time.Millisecond, func(ctx context.Context, stdout io.Writer) error {
+		return run(ctx, "127.0.0.1:0", target, stdout, io.Discard)
+	})
+	postForParts(t, base+"/", "hello", 3)
 }
 
 // The same when the transport's last read of the body, which checks that
@@ -267,30 +281,8 @@ func TestAnswerOutlastsBodyTimeout(t *testing.T) {
 // the connection, where net/http's read for a client going away is under
 // way.
 func TestAnswerOutlastsBodyTimeoutAfterLateRead(t *testing.T) {
-	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "ContentType:text/event-stream")
-		rc := http.NewResponseController(w)
-		for i := range 4 {
-			if i > 0 {
-				time.Sleep(200 * time.Millisecond)
-			}
-			_, _ = io.WriteString(w, "data: part\n\n")
-			if rc.Flush() != nil {
-				return
-			}
-		}
-	}))
-	defer backend.Close()
-	target, err := url.Parse(backend.URL)
-	require.NoError(t, err)
+	target := streamingBackend(t, 4)
 	proxy := httptest.NewServer(bodyDeadlines(servertest.HoldLateBodyRead(newProxy(target, io.Discard), 100*time.Millisecond), 150*time.Millisecond))
 	defer proxy.Close()
-
-	res, err := http.Post(proxy.URL, "text/plain", strings.NewReader(strings.Repeat("x", 4096)))
-	require.NoError(t, err)
-	defer res.Body.Close()
-	got, err := io.ReadAll(res.Body)
-	require.NoError(t, err, "the answer was cut short")
-	assert.Equal(t, strings.Repeat("data: part\n\n", 4), string(got))
+	postForParts(t, proxy.URL, strings.Repeat("x", 4096), 4)
 }
