@@ -170,6 +170,15 @@ func serveXMLEnc(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.WriteString(w, `<EncryptedData xmlns="http://www.w3.org/2001/04/xmlenc#" Type="http://www.w3.org/2001/04/xmlenc#Element"/>`+"\n")
 }
 
+// serveNoIcon answers the request for /favicon.ico that a browser makes
+// with every page it opens. A 404 there is an error in the browser's
+// console each time the page loads; an icon in the page (<link rel="icon"
+// href="data:,">) would be one too, blocked by pagePolicy (img-src falls
+// back to default-src 'self'). 204 is neither.
+func serveNoIcon(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNoContent)
+}
+
 func writeJSON(w http.ResponseWriter, v any) {
 	writeJSONStatus(w, http.StatusOK, v)
 }

@@ -13,6 +13,8 @@
 //	                      decoded application/www-form-urlencoded form (JSON)
 //	GET  /xmlenc          a resource its handler labels with a URI, which
 //	                      clients receive as a Content-Type
+//	GET  /favicon.ico     204 No Content: the page has no icon, and a
+//	                      browser asks for one with every page it opens
 //
 // The chain, outermost first: gorilla/handlers LoggingHandler (every
 // request is logged, 415s included; internal/accesslog quotes the user
@@ -167,6 +169,7 @@ func newHandler(logw io.Writer) http.Handler {
 	mux.HandleFunc("GET /api/map", serveMap)
 	mux.HandleFunc("POST /echo", serveEcho)
 	mux.HandleFunc("GET /xmlenc", serveXMLEnc)
+	mux.HandleFunc("GET /favicon.ico", serveNoIcon)
 
 	// URI labels become Content-Types both ways, a request label that
 	// cannot be mapped is answered 415, and application/www-form-urlencoded

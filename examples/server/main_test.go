@@ -423,6 +423,19 @@ func TestSecurityHeaders(t *testing.T) {
 	}
 }
 
+// A browser asks for /favicon.ico with every page it opens: a 404 was an
+// error in its console each time the page loaded (seen in Chromium).
+func TestFaviconNoContent(t *testing.T) {
+	srv := httptest.NewServer(newHandler(io.Discard))
+	defer srv.Close()
+	res, err := srv.Client().Get(srv.URL + "/favicon.ico")
+	require.NoError(t, err)
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	assert.Equal(t, http.StatusNoContent, res.StatusCode)
+	assert.Empty(t, body)
+}
+
 // TestLogEscapesUserName: the request log Go-quotes a user name that
 // does not print (internal/accesslog), so a client cannot forge a log
 // line or send terminal escape sequences with it.
