@@ -14,8 +14,10 @@ for (const [, id] of html.matchAll(/id="([^"]+)"/g)) element(id);
 element("label").value = html.match(/id="label"[^>]*value='([^']*)'/)[1];
 
 let serverDown = false;
+const windowListeners = {};
 const context = vm.createContext({
   document: { getElementById: (id) => elements[id] ?? null, querySelectorAll: () => [] },
+  addEventListener: (type, f) => (windowListeners[type] ??= []).push(f),
   fetch: (url) => (serverDown ? Promise.reject(new Error("connection refused")) : fetch(new URL(url, base))),
   encodeURIComponent,
 });
@@ -32,10 +34,17 @@ const type = async (label) => {
   await Promise.all(elements.label.listeners.map((f) => f()));
 };
 
-// The script's own first update may still be on its way; a second one
-// supersedes it (the page keeps only the latest answer).
-await context.update();
+// A browser fires pageshow once the page has loaded: the script waits for
+// it, so the table shows the label the input has then.
+const pageshow = () => Promise.all((windowListeners.pageshow ?? []).map((f) => f({ persisted: false })));
+await pageshow();
 table("initial");
+// On Back (without the back/forward cache), Chromium runs the script with
+// the page's own value in the input and then puts back the label typed
+// before: after load, before pageshow.
+element("label").value = "http://example.com/tag42";
+await pageshow();
+table("back");
 await type("x".repeat(5000));
 table("too long");
 await type("image/JPEG");
