@@ -103,15 +103,36 @@ func (b *Backend) NewSession(c *smtp.Conn) (smtp.Session, error) {
 type session struct {
 	b    *Backend
 	conn *smtp.Conn
+
+	// mu guards the envelope and data. For a message sent with BDAT
+	// (RFC 3030), go-smtp (v0.25.1) runs Data in a goroutine of its own,
+	// and when the client abandons the message (RSET, a new EHLO, a
+	// chunk over the size limit, a closed connection) it calls Reset or
+	// Logout at once, and reads the next MAIL and RCPT, while that Data
+	// may still be running.
+	mu   sync.Mutex
 	from string
 	to   []string
 	// esmtp: the client used a service extension in this transaction,
 	// so it greeted with EHLO (go-smtp does not tell which greeting a
 	// client used).
 	esmtp bool
+	// data is closed when the Data under way returns (see waitData).
+	data chan struct{}
+
 	// inMessage: from an accepted MAIL to the next Reset, which go-smtp
 	// calls after DATA and for RSET (guarded by b.drain.mu; see Drain).
 	inMessage bool
+}
+
+// transaction is one message as Data took it from its session: the
+// envelope, which Data reads no more from the session, and the Received
+// field.
+type transaction struct {
+	s     *session
+	from  string
+	to    []string
+	esmtp bool
 }
 
 // Mail takes the null reverse-path or a plain address (see badAddress).
@@ -122,6 +143,8 @@ func (s *session) Mail(from string, opts *smtp.MailOptions) error {
 	if err := s.messageBegins(); err != nil {
 		return err
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.from = from
 	s.esmtp = usedExtension(opts)
 	return nil
@@ -132,6 +155,8 @@ func (s *session) Rcpt(to string, opts *smtp.RcptOptions) error {
 	if !isMailbox(to) {
 		return badAddress(smtp.EnhancedCode{5, 1, 3}, "recipient")
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.to = append(s.to, to)
 	s.esmtp = s.esmtp || usedRcptExtension(opts)
 	return nil
@@ -140,23 +165,40 @@ func (s *session) Rcpt(to string, opts *smtp.RcptOptions) error {
 // Data counts the Received fields of the message, refusing it if there
 // are too many, then rewrites it as it arrives and delivers it, after a
 // Received field of its own.
+//
+// It takes the envelope and the Received field before it reads the
+// message: for BDAT, go-smtp runs it in a goroutine of its own, which it
+// does not wait for when the client abandons the message (see session.mu
+// and waitData); the first chunk is handed over only once Data reads it.
 func (s *session) Data(r io.Reader) error {
-	if len(s.to) == 0 {
+	s.mu.Lock()
+	t := &transaction{s: s, from: s.from, to: s.to, esmtp: s.esmtp}
+	done := make(chan struct{})
+	s.data = done
+	s.mu.Unlock()
+	defer close(done)
+	return t.data(r)
+}
+
+func (t *transaction) data(r io.Reader) error {
+	s := t.s
+	if len(t.to) == 0 {
 		return &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 5, 1}, Message: "no valid recipients"}
 	}
+	trace := t.received()
 	limit := s.b.maxHops()
 	src := &clientReader{r: r}
 	hops, continued, r := countHops(src, MaxTraceBytes, limit)
-	if src.bare {
-		// A bare CR or LF in the header: refused before anything is
+	if src.bare || src.abandoned {
+		// A bare CR or LF in the header, or a message the client gave
+		// up on before its header ended: refused before anything is
 		// handed on (no next hop dialled, no file begun).
-		return s.failed(bareLineEnd, src)
+		return t.failed(bareLineEnd, src)
 	}
 	if hops >= limit {
-		s.logf("refused: %d Received fields, a routing loop (the limit is %d)", hops, limit)
+		t.logf("refused: %d Received fields, a routing loop (the limit is %d)", hops, limit)
 		return routingLoop
 	}
-	trace := s.received()
 	if continued {
 		trace += "\r\n" // the message is all body: keep it so
 	}
@@ -165,30 +207,30 @@ func (s *session) Data(r io.Reader) error {
 	// first line "From ..." is no mbox envelope line then, but the end of
 	// the header.
 	rr := mailhdr.NewReader(io.MultiReader(strings.NewReader(trace), r), s.b.Options)
-	if err := s.b.Deliver(s.from, s.to, rr); err != nil {
-		return s.failed(err, src)
+	if err := s.b.Deliver(t.from, t.to, rr); err != nil {
+		return t.failed(err, src)
 	}
 	// A Deliver that stopped reading early must not cut the message: the
 	// SMTP reader needs the rest consumed.
 	if _, err := io.Copy(io.Discard, rr); err != nil {
-		return s.failed(err, src)
+		return t.failed(err, src)
 	}
 	rep := rr.Report()
 	for _, p := range rep.Problems {
-		s.logf("%v", p)
+		t.logf("%v", p)
 	}
 	if rep.Omitted > 0 {
-		s.logf("%d more not listed", rep.Omitted)
+		t.logf("%d more not listed", rep.Omitted)
 	}
-	s.logf("delivered to %q; Content-Type fields rewritten: %d", s.to, rep.Rewritten)
+	t.logf("delivered to %q; Content-Type fields rewritten: %d", t.to, rep.Rewritten)
 	return nil
 }
 
-// logf tells Backend.Logf, if set, about the current message, after
+// logf tells Backend.Logf, if set, about the message, after
 // "message from SENDER: ".
-func (s *session) logf(format string, args ...any) {
-	if s.b.Logf != nil {
-		s.b.Logf("message from %s: "+format, append([]any{printable.Token(s.from)}, args...)...)
+func (t *transaction) logf(format string, args ...any) {
+	if t.s.b.Logf != nil {
+		t.s.b.Logf("message from %s: "+format, append([]any{printable.Token(t.from)}, args...)...)
 	}
 }
 
@@ -208,21 +250,29 @@ func (s *session) logf(format string, args ...any) {
 // every time it was sent again. The error alone does not tell: go-smtp's
 // client returns the same one for a next hop's over-long reply, which is
 // no fault of the message.
-func (s *session) failed(err error, src *clientReader) error {
+//
+// A message the client abandoned (src.abandoned: RSET, a new EHLO or a
+// closed connection while it sent the message with BDAT) has no one to
+// answer; it is logged as such.
+func (t *transaction) failed(err error, src *clientReader) error {
 	if src.bare {
-		s.logf("refused: %s", bareLineEnd.Message)
+		t.logf("refused: %s", bareLineEnd.Message)
 		return bareLineEnd
+	}
+	if src.abandoned {
+		t.logf("not delivered: the client abandoned the message (RSET, EHLO or a closed connection)")
+		return abandoned
 	}
 	if se, ok := errors.AsType[*smtp.SMTPError](err); ok {
 		// The size limit, or the next hop's own reply.
-		s.logf("not delivered: %s", printable.Text(se.Error()))
+		t.logf("not delivered: %s", printable.Text(se.Error()))
 		return se
 	}
 	if src.tooLong {
-		s.logf("refused: %s (%s)", lineTooLong.Message, printable.Text(err.Error()))
+		t.logf("refused: %s (%s)", lineTooLong.Message, printable.Text(err.Error()))
 		return lineTooLong
 	}
-	s.logf("delivering: %s", printable.Text(err.Error()))
+	t.logf("delivering: %s", printable.Text(err.Error()))
 	return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "delivery failed; try again later"}
 }
 
@@ -246,6 +296,12 @@ func badAddress(code smtp.EnhancedCode, which string) error {
 // fail the same way every time it was sent again.
 var bareLineEnd = &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 6, 0}, Message: "message has a bare CR or LF; lines must end with CRLF (RFC 5321 section 2.3.8)"}
 
+// abandoned is what Data returns for a message the client abandoned.
+// No one is waiting for it; should go-smtp take it for the reply to
+// another message after all (see waitData), it is transient, so that
+// that message's sender tries again rather than bounce it.
+var abandoned = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "message abandoned by the client; try again later"}
+
 // clientReader is the message as the client sends it; tooLong records
 // that reading it failed on a line over the server's MaxLineLength, bare
 // that it held a bare CR or LF.
@@ -261,11 +317,15 @@ var bareLineEnd = &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 
 // what follows as commands of the gateway's own ("SMTP smuggling"). The
 // gateway copies every octet but Content-Type fields, so it refuses such
 // a message rather than mend it.
+//
+// abandoned records that reading it failed with smtp.ErrDataReset: the
+// client gave up on a message it was sending with BDAT.
 type clientReader struct {
-	r       io.Reader
-	tooLong bool
-	bare    bool
-	cr      bool // the last octet handed on was a CR
+	r         io.Reader
+	tooLong   bool
+	bare      bool
+	abandoned bool
+	cr        bool // the last octet handed on was a CR
 }
 
 func (c *clientReader) Read(p []byte) (int, error) {
@@ -275,6 +335,9 @@ func (c *clientReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	if errors.Is(err, smtp.ErrTooLongLine) {
 		c.tooLong = true
+	}
+	if errors.Is(err, smtp.ErrDataReset) {
+		c.abandoned = true
 	}
 	if i := c.bareAt(p[:n]); i >= 0 {
 		c.bare = true
@@ -320,14 +383,40 @@ func (c *clientReader) bareAt(p []byte) int {
 	return -1
 }
 
+// Reset ends the transaction, once the Data under way, if any, has
+// returned (see waitData).
 func (s *session) Reset() {
+	s.waitData()
+	s.mu.Lock()
 	s.from, s.to, s.esmtp = "", nil, false
+	s.mu.Unlock()
 	s.messageEnds()
 }
 
+// Logout forgets the session, once the Data under way, if any, has
+// returned (see waitData).
 func (s *session) Logout() error {
+	s.waitData()
 	s.b.closed(s)
 	return nil
+}
+
+// waitData waits for the Data under way, if any, to return. go-smtp
+// (v0.25.1) calls Reset and Logout without waiting for the Data it runs
+// for a BDAT message: when the client abandons the message, Data would
+// otherwise go on with the envelope cleared, or with the next message's
+// (whose MAIL and RCPT go-smtp reads meanwhile), and its failure, which
+// go-smtp takes from the connection when Data returns, could become the
+// reply to the next BDAT message instead. Data returns promptly then:
+// its reader fails with smtp.ErrDataReset, and so does Deliver, which
+// reads the message as it hands it on.
+func (s *session) waitData() {
+	s.mu.Lock()
+	done := s.data
+	s.mu.Unlock()
+	if done != nil {
+		<-done
+	}
 }
 
 // SMTPDeliver returns a Deliver that sends each message to the SMTP

@@ -114,10 +114,11 @@ func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 // received returns the Received field (RFC 5321 §4.4) that the session
 // puts at the top of the message it received: receivedField with what
 // the connection and the envelope tell.
-func (s *session) received() string {
+func (t *transaction) received() string {
+	s := t.s
 	var helo, tcp, by string
 	protocol := "SMTP"
-	if s.esmtp {
+	if t.esmtp {
 		protocol = "ESMTP"
 	}
 	if c := s.conn; c != nil {
@@ -135,7 +136,7 @@ func (s *session) received() string {
 		}
 		helo = c.Hostname()
 	}
-	return receivedField(helo, tcp, by, protocol, s.to, s.b.now())
+	return receivedField(helo, tcp, by, protocol, t.to, s.b.now())
 }
 
 // receivedField returns a Received field, folded, ending with CRLF:
