@@ -3,11 +3,14 @@ package relay
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/emersion/go-smtp"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -102,4 +105,133 @@ func TestBDATAbandoned(t *testing.T) {
 	calls, logs := rec.get()
 	require.Equal(t, want, logs)
 	require.Equal(t, []string{`<second@example.com> ["c@example.net"]`}, calls, "only the second message is delivered")
+}
+
+// go-smtp v0.25.1 applies its MaxLineLength (2000 octets) to DATA, and
+// lifts it for the chunks of BDAT: a line over 2000 octets came through
+// the gateway with BDAT (stored with -dir, handed on with -next), where
+// DATA has it refused for good (554 5.6.0), as docs/mail.md says of any
+// message with such a line. Now the gateway applies the server's limit
+// to BDAT chunks itself, at the same octet as go-smtp does for DATA. (The
+// lines come after 8000 octets: go-smtp's limit does reach what it reads
+// ahead of a chunk with the BDAT command, and closes the connection with
+// "500 5.4.0 Too long line" there.)
+func TestBDATLineTooLong(t *testing.T) {
+	dir := t.TempDir()
+	addr := serve(t, &Backend{Deliver: DirDeliver(dir)})
+	short := strings.Repeat(strings.Repeat("y", 78)+"\r\n", 100)
+	for _, n := range []int{1998, 1999, 5000} {
+		msg := "Subject: long\r\n\r\n" + short + strings.Repeat("x", n) + "\r\n"
+		want := "250 "
+		if n+2 > 2000 {
+			want = "554 5.6.0 "
+		}
+		for _, cmd := range []string{"DATA", "BDAT"} {
+			t.Run(fmt.Sprintf("%s, a line of %d octets and CRLF", cmd, n), func(t *testing.T) {
+				before, err := os.ReadDir(dir)
+				require.NoError(t, err)
+				rc := dialRaw(t, addr)
+				for _, l := range []string{"EHLO client.example", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>"} {
+					require.True(t, strings.HasPrefix(rc.send(l+"\r\n"), "250"), l)
+				}
+				var got string
+				if cmd == "DATA" {
+					require.True(t, strings.HasPrefix(rc.send("DATA\r\n"), "354"))
+					got = rc.send(msg + ".\r\n")
+				} else {
+					got = rc.send(fmt.Sprintf("BDAT %d LAST\r\n", len(msg)) + msg)
+				}
+				assert.True(t, strings.HasPrefix(got, want), "%s", got)
+				after, err := os.ReadDir(dir)
+				require.NoError(t, err)
+				stored := len(after) - len(before)
+				if want == "250 " {
+					assert.Equal(t, 1, stored)
+				} else {
+					assert.Zero(t, stored, "nothing stored")
+				}
+			})
+		}
+	}
+}
+
+// TestClientReaderLineLimit holds clientReader's own line limit to the
+// count of go-smtp's lineLimitReader, read whole and octet by octet: with
+// max 10, a line of 8 octets and CRLF passes, one of 9 is stopped before
+// its CR, and the error stays.
+func TestClientReaderLineLimit(t *testing.T) {
+	for _, tt := range []struct {
+		in, before string // before: what is handed on before the error
+		long       bool
+	}{
+		{"12345678\r\n12345678\r\n", "12345678\r\n12345678\r\n", false},
+		{"123456789\r\n", "123456789", true},
+		{"12345678\r\n123456789012", "12345678\r\n123456789", true},
+		{"\r\n\r\n12345678\r\n", "\r\n\r\n12345678\r\n", false},
+		{"a\nbcdefghijklm\r\n", "a", false}, // a bare LF comes first
+	} {
+		for _, read := range readers {
+			c := &clientReader{r: read.wrap(strings.NewReader(tt.in)), max: 10}
+			got, err := io.ReadAll(c)
+			assert.Equal(t, tt.before, string(got), "%q (%s)", tt.in, read.name)
+			if !tt.long {
+				if err != nil {
+					assert.Equal(t, bareLineEnd, err, "%q", tt.in)
+				}
+				continue
+			}
+			assert.Equal(t, smtp.ErrTooLongLine, err, "%q (%s)", tt.in, read.name)
+			assert.True(t, c.tooLong)
+			n, err := c.Read(make([]byte, 8))
+			assert.Zero(t, n)
+			assert.Equal(t, smtp.ErrTooLongLine, err, "%q: the error stays", tt.in)
+		}
+	}
+}
+
+// FuzzClientReaderLineLimit holds clientReader with a line limit, on any
+// message read in any chunks, to an independent statement of both its
+// rules: it hands on the message up to the first octet that shows a bare
+// CR or LF, or that brings the octets of a line before its LF (its CR
+// included) to max, as go-smtp counts them for DATA, whichever comes
+// first, and fails there with that rule's error.
+func FuzzClientReaderLineLimit(f *testing.F) {
+	f.Add("12345678\r\n123456789\r\n", uint8(10), uint8(0))
+	f.Add("a\r\nb\nccccccccccccc", uint8(3), uint8(2))
+	f.Add("abc\rdef", uint8(4), uint8(1))
+	f.Fuzz(func(t *testing.T, msg string, max, chunk uint8) {
+		if max == 0 {
+			return
+		}
+		var r io.Reader = strings.NewReader(msg)
+		if chunk > 0 {
+			r = &chunkReader{r: r, n: int(chunk)}
+		}
+		got, err := io.ReadAll(&clientReader{r: r, max: int(max)})
+		stop, want := len(msg), error(nil)
+		line := 0
+		for i := 0; i < len(msg); i++ {
+			if msg[i] == '\n' {
+				if i == 0 || msg[i-1] != '\r' {
+					stop, want = i, bareLineEnd
+					break
+				}
+				line = 0
+				continue
+			}
+			if i > 0 && msg[i-1] == '\r' {
+				stop, want = i, bareLineEnd
+				break
+			}
+			if line++; line >= int(max) {
+				stop, want = i, smtp.ErrTooLongLine
+				break
+			}
+			if msg[i] == '\r' && i+1 == len(msg) {
+				stop, want = i+1, bareLineEnd // the data ends after a CR
+			}
+		}
+		require.Equal(t, want, err)
+		require.Equal(t, msg[:stop], string(got))
+	})
 }

@@ -187,7 +187,7 @@ func (t *transaction) data(r io.Reader) error {
 	}
 	trace := t.received()
 	limit := s.b.maxHops()
-	src := &clientReader{r: r}
+	src := &clientReader{r: r, max: s.maxLineLength()}
 	hops, continued, r := countHops(src, MaxTraceBytes, limit)
 	if src.bare || src.abandoned {
 		// A bare CR or LF in the header, or a message the client gave
@@ -226,6 +226,15 @@ func (t *transaction) data(r io.Reader) error {
 	return nil
 }
 
+// maxLineLength is the server's MaxLineLength (0 without a server: no
+// limit), which clientReader applies to BDAT chunks too.
+func (s *session) maxLineLength() int {
+	if s.conn == nil || s.conn.Server() == nil {
+		return 0
+	}
+	return s.conn.Server().MaxLineLength
+}
+
 // logf tells Backend.Logf, if set, about the message, after
 // "message from SENDER: ".
 func (t *transaction) logf(format string, args ...any) {
@@ -245,7 +254,8 @@ func (t *transaction) logf(format string, args ...any) {
 //
 // A message with a bare CR or LF (src.bare), or with a line over the
 // server's MaxLineLength (src.tooLong: reading it from the client failed
-// with smtp.ErrTooLongLine, which go-smtp gives as a plain error), is
+// with smtp.ErrTooLongLine, a plain error, from go-smtp for DATA and from
+// clientReader for BDAT), is
 // answered 554 5.6.0, since the same message would fail the same way
 // every time it was sent again. The error alone does not tell: go-smtp's
 // client returns the same one for a next hop's over-long reply, which is
@@ -320,17 +330,29 @@ var abandoned = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3,
 //
 // abandoned records that reading it failed with smtp.ErrDataReset: the
 // client gave up on a message it was sending with BDAT.
+//
+// With max above 0, it also fails with smtp.ErrTooLongLine (and records
+// tooLong) at the first line longer than max octets with its CRLF, before
+// the octet that makes it so, as go-smtp's server does for DATA with its
+// MaxLineLength: go-smtp lifts that limit for BDAT chunks (RFC 3030),
+// and the gateway refuses a message with such a line however it came.
 type clientReader struct {
 	r         io.Reader
+	max       int
 	tooLong   bool
 	bare      bool
 	abandoned bool
+	long      bool // this reader found a line over max
 	cr        bool // the last octet handed on was a CR
+	line      int  // octets handed on since the last LF
 }
 
 func (c *clientReader) Read(p []byte) (int, error) {
 	if c.bare {
 		return 0, bareLineEnd
+	}
+	if c.long {
+		return 0, smtp.ErrTooLongLine
 	}
 	n, err := c.r.Read(p)
 	if errors.Is(err, smtp.ErrTooLongLine) {
@@ -339,9 +361,13 @@ func (c *clientReader) Read(p []byte) (int, error) {
 	if errors.Is(err, smtp.ErrDataReset) {
 		c.abandoned = true
 	}
-	if i := c.bareAt(p[:n]); i >= 0 {
-		c.bare = true
-		return i, bareLineEnd
+	if i, serr := c.scan(p[:n]); i >= 0 {
+		if serr == bareLineEnd {
+			c.bare = true
+		} else {
+			c.long, c.tooLong = true, true
+		}
+		return i, serr
 	}
 	if err == io.EOF && c.cr {
 		c.bare = true
@@ -350,19 +376,23 @@ func (c *clientReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// bareAt returns the index in p of the octet that shows a bare CR or LF
-// (the LF itself, or the octet after a CR that is not an LF), or -1, and
-// records in c.cr whether p ends with a CR. It looks for the next CR with
-// bytes.IndexByte and makes sure no LF comes before it: two vectorised
-// scans per line, four times as fast as a test per octet on lines of 78
-// octets (BenchmarkClientReader).
-func (c *clientReader) bareAt(p []byte) int {
+// scan returns the index in p of the octet that shows a bare CR or LF
+// (the LF itself, or the octet after a CR that is not an LF) with
+// bareLineEnd, or of the octet that makes a line longer than c.max octets
+// with its CRLF (the one that brings the octets since the last LF, its CR
+// included, to c.max, as go-smtp's lineLimitReader counts) with
+// smtp.ErrTooLongLine, whichever comes first; or -1. It records in c.cr
+// whether p ends with a CR, and in c.line the octets since the last LF.
+// It looks for the next CR with bytes.IndexByte and makes sure no LF
+// comes before it: two vectorised scans per line, four times as fast as
+// a test per octet on lines of 78 octets (BenchmarkClientReader).
+func (c *clientReader) scan(p []byte) (int, error) {
 	for i := 0; i < len(p); {
 		if c.cr {
 			if p[i] != '\n' {
-				return i
+				return i, bareLineEnd
 			}
-			c.cr = false
+			c.cr, c.line = false, 0
 			i++
 			continue
 		}
@@ -371,16 +401,28 @@ func (c *clientReader) bareAt(p []byte) int {
 		if cr < 0 {
 			cr = len(rest)
 		}
-		if lf := bytes.IndexByte(rest[:cr], '\n'); lf >= 0 {
-			return i + lf
+		lf := bytes.IndexByte(rest[:cr], '\n')
+		seg := cr // the octets of the line in rest, its CR included
+		switch {
+		case lf >= 0:
+			seg = lf
+		case cr < len(rest):
+			seg = cr + 1
 		}
+		if c.max > 0 && c.line+seg >= c.max {
+			return i + c.max - c.line - 1, smtp.ErrTooLongLine
+		}
+		if lf >= 0 {
+			return i + lf, bareLineEnd
+		}
+		c.line += seg
 		if cr == len(rest) {
 			break
 		}
 		c.cr = true
 		i += cr + 1
 	}
-	return -1
+	return -1, nil
 }
 
 // Reset ends the transaction, once the Data under way, if any, has
