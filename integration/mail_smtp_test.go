@@ -56,7 +56,7 @@ func TestMailSMTPHop(t *testing.T) {
 	sinkAddr := startSMTP(t, sink)
 	gatewayAddr := startSMTP(t, &relay.Backend{
 		Options: mailhdr.Options{To: mailhdr.ToURI},
-		Deliver: relay.SMTPDeliver(sinkAddr),
+		Deliver: relay.SMTPDeliver(sinkAddr, ""),
 		Logf:    t.Logf,
 	})
 

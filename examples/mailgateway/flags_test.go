@@ -83,8 +83,9 @@ func TestMappingFlags(t *testing.T) {
 	}
 }
 
-// TestHostname: -hostname names the gateway in its greeting and in its
-// Received field.
+// TestHostname: -hostname names the gateway in its greeting, in its
+// Received field, and in its EHLO to the next hop, whose Received field
+// then names it too.
 func TestHostname(t *testing.T) {
 	needsCommand(t)
 	addr, _, stdout := gateway(t, "-hostname", "mx-1.example")
@@ -92,6 +93,13 @@ func TestHostname(t *testing.T) {
 	assert.True(t, strings.HasPrefix(greeting, "220 mx-1.example "), "%q", greeting)
 	require.NoError(t, send(t, addr))
 	assert.Eventually(t, func() bool { return strings.Contains(stdout.String(), ") by mx-1.example with ESMTP") }, 10*time.Second, 10*time.Millisecond, "%s", stdout)
+
+	hop, _, hopOut := gateway(t)
+	addr, _, _ = gateway(t, "-hostname", "mx-1.example", "-next", hop)
+	require.NoError(t, send(t, addr))
+	assert.Eventually(t, func() bool {
+		return strings.Contains(hopOut.String(), "Received: from mx-1.example ([127.0.0.1]) by localhost with ESMTP")
+	}, 10*time.Second, 10*time.Millisecond, "%s", hopOut)
 
 	// The longest name a domain may have, 253 octets, in labels of 63.
 	long := strings.Repeat(strings.Repeat("a", 63)+".", 3) + strings.Repeat("a", 61)

@@ -97,7 +97,7 @@ func main() {
 	rewriteSigned := flag.Bool("rewrite-signed", false, "rewrite the part a multipart/signed signs too, breaking its signature")
 	// Each hop names itself in its Received field ("by NAME") and its
 	// greeting: two gateways in a row must not both be localhost.
-	hostname := flag.String("hostname", "localhost", "the name the gateway gives itself in its greeting and Received fields (a domain name)")
+	hostname := flag.String("hostname", "localhost", "the name the gateway gives itself in its greeting, its Received fields and its EHLO to the -next hop (a domain name)")
 	grace := flag.Duration("grace", 10*time.Second, "how long an interrupted gateway waits for the messages under way before it cuts them off and exits with status 1")
 	flag.Parse()
 
@@ -137,7 +137,7 @@ func main() {
 	destination := "standard output"
 	switch {
 	case *next != "":
-		be.Deliver = relay.SMTPDeliver(*next)
+		be.Deliver = relay.SMTPDeliver(*next, *hostname)
 		destination = "the next hop " + *next
 	case *dir != "":
 		destination = "the folder " + *dir

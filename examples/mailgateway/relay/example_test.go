@@ -140,7 +140,8 @@ func ExampleDirDeliver() {
 
 // SMTPDeliver hands a message on to the next hop, here a second relay on
 // 127.0.0.1 that leaves Content-Types as they are and prints what it gets,
-// after its own Received field.
+// after its own Received field, which names the gateway as it introduced
+// itself.
 func ExampleSMTPDeliver() {
 	next, stop := serve(&relay.Backend{
 		Options: mailhdr.Options{To: mailhdr.ToContentType},
@@ -149,14 +150,14 @@ func ExampleSMTPDeliver() {
 	})
 	defer stop()
 
-	deliver := relay.SMTPDeliver(next)
+	deliver := relay.SMTPDeliver(next, "gateway.example")
 	msg := "Content-Type: application/uri.http%3A%2F%2Fexample.com%2Ftag42\r\n\r\nhi\r\n"
 	if err := deliver("a@example.com", []string{"b@example.net"}, strings.NewReader(msg)); err != nil {
 		panic(err)
 	}
 	// Output:
 	// === message from <a@example.com> to ["b@example.net"]
-	// Received: from localhost ([127.0.0.1]) by localhost with ESMTP
+	// Received: from gateway.example ([127.0.0.1]) by localhost with ESMTP
 	// 	for <b@example.net>; Fri, 02 Jan 2026 03:04:05 +0000
 	// Content-Type: application/uri.http%3A%2F%2Fexample.com%2Ftag42
 	//

@@ -56,7 +56,7 @@ func TestBareLineEnds(t *testing.T) {
 			}{
 				{"standard output", WriterDeliver(&out)},
 				{"a folder", DirDeliver(dir)},
-				{"the next hop", SMTPDeliver(hop)},
+				{"the next hop", SMTPDeliver(hop, "")},
 			} {
 				var logged []string
 				addr := serve(t, &Backend{Now: clock, Deliver: d.deliver, Logf: func(f string, a ...any) {

@@ -470,13 +470,25 @@ func (s *session) waitData() {
 // with the hop's reply. (Passing each RCPT on as it comes would give the
 // client a reply for each, but turn a routing loop into a chain of open
 // connections before any Received field could be counted.)
-func SMTPDeliver(addr string) Deliver {
+//
+// hostname is the name the gateway gives itself in its EHLO to the hop,
+// which the hop records in its Received field; "" means "localhost", as
+// for go-smtp's client. It should be the name the gateway greets its own
+// clients with (the mailgateway command's -hostname), not an address
+// literal: it is sent as it is, and a hostname that is not one line makes
+// every delivery fail.
+func SMTPDeliver(addr, hostname string) Deliver {
 	return func(from string, to []string, msg io.Reader) error {
 		c, err := smtp.Dial(addr)
 		if err != nil {
 			return err
 		}
 		defer c.Close()
+		if hostname != "" {
+			if err := c.Hello(hostname); err != nil {
+				return err
+			}
+		}
 		if err := c.SendMail(from, to, msg); err != nil {
 			return err
 		}

@@ -210,7 +210,7 @@ func TestSMTPDeliverFailure(t *testing.T) {
 	dead := l.Addr().String()
 	l.Close()
 	var logged []string
-	addr := serve(t, &Backend{Deliver: SMTPDeliver(dead), Logf: func(f string, a ...any) {
+	addr := serve(t, &Backend{Deliver: SMTPDeliver(dead, ""), Logf: func(f string, a ...any) {
 		logged = append(logged, fmt.Sprintf(f, a...))
 	}})
 	err = send(t, addr, []string{"b@example.net"})
@@ -243,7 +243,7 @@ func (refusingHop) Logout() error { return nil }
 func TestDeliveryReplyCodes(t *testing.T) {
 	for _, code := range []int{451, 550} {
 		hop := serve(t, refusingHop{&smtp.SMTPError{Code: code, EnhancedCode: smtp.EnhancedCode{code / 100, 0, 0}, Message: "hop says no"}})
-		err := send(t, serve(t, &Backend{Deliver: SMTPDeliver(hop)}), []string{"b@example.net"})
+		err := send(t, serve(t, &Backend{Deliver: SMTPDeliver(hop, "")}), []string{"b@example.net"})
 		se, ok := errors.AsType[*smtp.SMTPError](err)
 		require.True(t, ok, "%v", err)
 		assert.Equal(t, code, se.Code)
@@ -427,7 +427,7 @@ func quitDroppingHop(t *testing.T) (string, <-chan string) {
 // would try again and the hop get the message twice).
 func TestSMTPDeliverQuitFails(t *testing.T) {
 	hop, accepted := quitDroppingHop(t)
-	err := SMTPDeliver(hop)("a@example.com", []string{"b@example.net"}, strings.NewReader(msg))
+	err := SMTPDeliver(hop, "")("a@example.com", []string{"b@example.net"}, strings.NewReader(msg))
 	require.NoError(t, err)
 	assert.Equal(t, msg, <-accepted)
 }
@@ -513,7 +513,7 @@ func TestLineTooLong(t *testing.T) {
 	}{
 		{"standard output", WriterDeliver(io.Discard)},
 		{"a folder", DirDeliver(t.TempDir())},
-		{"the next hop", SMTPDeliver(hop)},
+		{"the next hop", SMTPDeliver(hop, "")},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var logged []string
@@ -552,7 +552,7 @@ func TestNextHopLongReplyIsTransient(t *testing.T) {
 			c.Close()
 		}
 	}()
-	addr := serve(t, &Backend{Deliver: SMTPDeliver(l.Addr().String())})
+	addr := serve(t, &Backend{Deliver: SMTPDeliver(l.Addr().String(), "")})
 	err = send(t, addr, []string{"b@example.net"})
 	se, ok := errors.AsType[*smtp.SMTPError](err)
 	require.True(t, ok, "%v", err)
@@ -651,7 +651,7 @@ func TestLogEscapesHopReply(t *testing.T) {
 			hop := serve(t, refusingHop{&smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: tc.reply}})
 			var mu sync.Mutex
 			var logged []string
-			addr := serve(t, &Backend{Deliver: SMTPDeliver(hop), Logf: func(f string, a ...any) {
+			addr := serve(t, &Backend{Deliver: SMTPDeliver(hop, ""), Logf: func(f string, a ...any) {
 				mu.Lock()
 				defer mu.Unlock()
 				logged = append(logged, fmt.Sprintf(f, a...))
@@ -689,4 +689,33 @@ func TestLogEscapesDeliveryError(t *testing.T) {
 	assert.Equal(t, 451, se.Code)
 	require.Len(t, logged, 1)
 	assert.Equal(t, `message from a@example.com: delivering: "short response: 250\r\nforged \x1b[2K"`, logged[0])
+}
+
+// TestSMTPDeliverHostname: SMTPDeliver introduces the gateway to the next
+// hop by the hostname it is given (the mailgateway command passes its
+// -hostname), which the hop records in its Received field; "" is
+// go-smtp's "localhost". Before, it said "localhost" whatever the
+// gateway's name (seen in Exim's log: helo=localhost). A hostname that
+// is not one line fails the delivery before anything is sent.
+func TestSMTPDeliverHostname(t *testing.T) {
+	for _, tc := range []struct{ hostname, helo string }{
+		{"", "localhost"},
+		{"gateway.example", "gateway.example"},
+		{"gateway.example\r\nRSET", ""},
+	} {
+		t.Run(tc.hostname, func(t *testing.T) {
+			var out servertest.SyncBuffer
+			hop := serve(t, &Backend{Deliver: WriterDeliver(&out), Now: clock})
+			err := SMTPDeliver(hop, tc.hostname)("a@example.com", []string{"b@example.net"}, strings.NewReader(msg))
+			if tc.helo == "" {
+				require.Error(t, err)
+				assert.Empty(t, out.String(), "nothing delivered")
+				return
+			}
+			require.NoError(t, err)
+			_, delivered, _ := strings.Cut(out.String(), "\n")
+			clauses, _ := checkReceived(t, delivered)
+			assert.Equal(t, tc.helo+" ([127.0.0.1])", clauses[0])
+		})
+	}
 }

@@ -247,7 +247,7 @@ func TestReceived(t *testing.T) {
 // message, rewritten, after it.
 func TestRelayedReceived(t *testing.T) {
 	hop, accepted := quitDroppingHop(t)
-	addr := serve(t, &Backend{Deliver: SMTPDeliver(hop), Now: clock})
+	addr := serve(t, &Backend{Deliver: SMTPDeliver(hop, ""), Now: clock})
 	require.NoError(t, send(t, addr, []string{"b@example.net"}))
 	got := <-accepted
 	clauses, rest := checkReceived(t, got)
