@@ -236,10 +236,14 @@ func (s *session) maxLineLength() int {
 }
 
 // logf tells Backend.Logf, if set, about the message, after
-// "message from SENDER: ".
+// "message from SENDER: ", where the null sender of a bounce is "<>".
 func (t *transaction) logf(format string, args ...any) {
 	if t.s.b.Logf != nil {
-		t.s.b.Logf("message from %s: "+format, append([]any{printable.Token(t.from)}, args...)...)
+		sender := printable.Token(t.from)
+		if t.from == "" {
+			sender = "<>"
+		}
+		t.s.b.Logf("message from %s: "+format, append([]any{sender}, args...)...)
 	}
 }
 

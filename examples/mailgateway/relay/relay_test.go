@@ -719,3 +719,24 @@ func TestSMTPDeliverHostname(t *testing.T) {
 		})
 	}
 }
+
+// TestLogNullSender: the log names the null sender of a bounce "<>", as
+// WriterDeliver and DirDeliver's Return-Path do, not with nothing at all
+// ("message from : delivered to ...").
+func TestLogNullSender(t *testing.T) {
+	var mu sync.Mutex
+	var logged []string
+	addr := serve(t, &Backend{Deliver: WriterDeliver(io.Discard), Logf: func(f string, a ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		logged = append(logged, fmt.Sprintf(f, a...))
+	}})
+	c, err := smtp.Dial(addr)
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.SendMail("", []string{"b@example.net"}, strings.NewReader(msg)))
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, logged, 1)
+	assert.Equal(t, `message from <>: delivered to ["b@example.net"]; Content-Type fields rewritten: 1`, logged[0])
+}
