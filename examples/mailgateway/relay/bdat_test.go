@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -234,4 +235,46 @@ func FuzzClientReaderLineLimit(f *testing.F) {
 		require.Equal(t, want, err)
 		require.Equal(t, msg[:stop], string(got))
 	})
+}
+
+// TestBDATStartedLate: go-smtp v0.25.1 starts the goroutine that runs
+// Data at a message's first BDAT, and only a chunk of some octets waits
+// for Data to read it. After "BDAT 0" the goroutine may not have called
+// Data yet when RSET comes (it needs the connection's lock, which go-smtp
+// holds while it calls Reset), so Reset had nothing to wait for; the
+// late Data then took the next message's envelope, logged its own
+// failure under that message's sender, and returned it while go-smtp
+// waited for the next message's result on the same connection: the
+// next message, delivered, was answered "451 message abandoned by the
+// client", and its sender would send it again. Now a Data whose reading
+// the client abandoned returns only once the next Reset or Logout has
+// begun, and one that read nothing logs nothing (it cannot tell whose
+// message it was). GOMAXPROCS 1 makes go-smtp's goroutine run late
+// every time: on two it did three times in four.
+func TestBDATStartedLate(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	rec := &recorder{}
+	slow := func(from string, to []string, msg io.Reader) error {
+		err := rec.deliver(from, to, msg)
+		time.Sleep(50 * time.Millisecond) // a next hop that takes its time
+		return err
+	}
+	addr := serve(t, &Backend{Deliver: slow, Logf: rec.logf, Now: clock})
+	rc := dialRaw(t, addr)
+	require.True(t, strings.HasPrefix(rc.send("EHLO client.example\r\n"), "250"))
+	const second = "Subject: second\r\n\r\nbody\r\n"
+	_, err := io.WriteString(rc.c, "MAIL FROM:<first@example.com>\r\nRCPT TO:<b@example.net>\r\nBDAT 0\r\nRSET\r\n"+
+		"MAIL FROM:<second@example.com>\r\nRCPT TO:<c@example.net>\r\n"+
+		fmt.Sprintf("BDAT %d LAST\r\n", len(second))+second)
+	require.NoError(t, err)
+	for _, want := range []string{"250 ", "250 ", "250 2.0.0 Continue", "250 2.0.0 Session reset", "250 ", "250 "} {
+		got := rc.reply()
+		require.True(t, strings.HasPrefix(got, want), "%s", got)
+	}
+	got := rc.reply()
+	calls, logs := rec.get()
+	require.Equal(t, []string{`<second@example.com> ["c@example.net"]`}, calls)
+	assert.True(t, strings.HasPrefix(got, "250 "), "the reply to the second message, which was delivered: %s", got)
+	require.True(t, strings.HasPrefix(rc.send("QUIT\r\n"), "221"))
+	assert.Equal(t, []string{`message from second@example.com: delivered to ["c@example.net"]; Content-Type fields rewritten: 0`}, logs)
 }

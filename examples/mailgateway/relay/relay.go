@@ -95,7 +95,7 @@ func (b *Backend) maxHops() int {
 // NewSession implements smtp.Backend. c may be nil (a session used
 // without a connection): its Received field then names no client.
 func (b *Backend) NewSession(c *smtp.Conn) (smtp.Session, error) {
-	s := &session{b: b, conn: c}
+	s := &session{b: b, conn: c, resets: make(chan struct{})}
 	b.opened(s)
 	return s, nil
 }
@@ -104,12 +104,13 @@ type session struct {
 	b    *Backend
 	conn *smtp.Conn
 
-	// mu guards the envelope and data. For a message sent with BDAT
-	// (RFC 3030), go-smtp (v0.25.1) runs Data in a goroutine of its own,
-	// and when the client abandons the message (RSET, a new EHLO, a
-	// chunk over the size limit, a closed connection) it calls Reset or
-	// Logout at once, and reads the next MAIL and RCPT, while that Data
-	// may still be running.
+	// mu guards the envelope, running, resets and loggedOut. For a
+	// message sent with BDAT (RFC 3030), go-smtp (v0.25.1) runs Data in
+	// a goroutine of its own, and when the client abandons the message
+	// (RSET, a new EHLO, a chunk over the size limit, a closed
+	// connection) it calls Reset or Logout at once, and reads the next
+	// MAIL and RCPT, while that Data may still be running, or may not
+	// have begun yet (see Data).
 	mu   sync.Mutex
 	from string
 	to   []string
@@ -117,8 +118,15 @@ type session struct {
 	// so it greeted with EHLO (go-smtp does not tell which greeting a
 	// client used).
 	esmtp bool
-	// data is closed when the Data under way returns (see waitData).
-	data chan struct{}
+	// running holds a channel for each Data under way, closed when it
+	// returns (see waitData). There may be two: a late one that go-smtp
+	// started for an abandoned message, and the next message's.
+	running map[chan struct{}]struct{}
+	// resets is closed when Reset or Logout begins, and replaced after
+	// a Reset: a Data whose message the client abandoned waits for it
+	// (see Data). loggedOut: Logout has closed it for good.
+	resets    chan struct{}
+	loggedOut bool
 
 	// inMessage: from an accepted MAIL to the next Reset, which go-smtp
 	// calls after DATA and for RSET (guarded by b.drain.mu; see Drain).
@@ -169,20 +177,52 @@ func (s *session) Rcpt(to string, opts *smtp.RcptOptions) error {
 // It takes the envelope and the Received field before it reads the
 // message: for BDAT, go-smtp runs it in a goroutine of its own, which it
 // does not wait for when the client abandons the message (see session.mu
-// and waitData); the first chunk is handed over only once Data reads it.
+// and waitData); a chunk of some octets is handed over only once Data
+// reads it, so the envelope is still the message's then.
+//
+// But that goroutine starts Data only once it has the connection's lock,
+// which go-smtp holds while it calls Reset: after a first chunk of no
+// octets ("BDAT 0"), Data may begin after the Reset that abandoned its
+// message, and after the next MAIL and RCPT. Its reader fails at once
+// then (go-smtp closed it before Reset), and it takes for its envelope
+// nothing, or the next message's: such a Data logs nothing (see failed).
+// And since go-smtp takes the result of a BDAT message's Data from a
+// field of the connection that the next BDAT message's first chunk
+// replaces, a Data whose message was abandoned returns only once a Reset
+// or Logout has begun since it began: go-smtp is in Reset then, after the
+// next message's reply if there is one, not waiting for a reply. (Only
+// the moment between Data's return and go-smtp's taking its result is
+// still unguarded: see docs/mail.md.)
 func (s *session) Data(r io.Reader) error {
 	s.mu.Lock()
 	t := &transaction{s: s, from: s.from, to: s.to, esmtp: s.esmtp}
-	done := make(chan struct{})
-	s.data = done
+	done, resets := make(chan struct{}), s.resets
+	if s.running == nil {
+		s.running = make(map[chan struct{}]struct{})
+	}
+	s.running[done] = struct{}{}
 	s.mu.Unlock()
-	defer close(done)
-	return t.data(r)
+	defer func() {
+		s.mu.Lock()
+		delete(s.running, done)
+		s.mu.Unlock()
+		close(done)
+	}()
+	err := t.data(r)
+	if err == abandoned && resets != nil {
+		<-resets
+	}
+	return err
 }
 
 func (t *transaction) data(r io.Reader) error {
 	s := t.s
 	if len(t.to) == 0 {
+		if s.conn != nil {
+			// go-smtp calls Data only after an accepted RCPT: this one
+			// began after its message's Reset (see Data).
+			return abandoned
+		}
 		return &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 5, 1}, Message: "no valid recipients"}
 	}
 	trace := t.received()
@@ -267,14 +307,18 @@ func (t *transaction) logf(format string, args ...any) {
 //
 // A message the client abandoned (src.abandoned: RSET, a new EHLO or a
 // closed connection while it sent the message with BDAT) has no one to
-// answer; it is logged as such.
+// answer; it is logged as such if any of it arrived (src.got). Of one
+// that failed at the first read, the envelope may be another message's
+// (see Data).
 func (t *transaction) failed(err error, src *clientReader) error {
 	if src.bare {
 		t.logf("refused: %s", bareLineEnd.Message)
 		return bareLineEnd
 	}
 	if src.abandoned {
-		t.logf("not delivered: the client abandoned the message (RSET, EHLO or a closed connection)")
+		if src.got {
+			t.logf("not delivered: the client abandoned the message (RSET, EHLO or a closed connection)")
+		}
 		return abandoned
 	}
 	if se, ok := errors.AsType[*smtp.SMTPError](err); ok {
@@ -312,8 +356,8 @@ var bareLineEnd = &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 
 
 // abandoned is what Data returns for a message the client abandoned.
 // No one is waiting for it; should go-smtp take it for the reply to
-// another message after all (see waitData), it is transient, so that
-// that message's sender tries again rather than bounce it.
+// another message after all (see Data), it is transient, so that that
+// message's sender tries again rather than bounce it.
 var abandoned = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "message abandoned by the client; try again later"}
 
 // clientReader is the message as the client sends it; tooLong records
@@ -333,7 +377,8 @@ var abandoned = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3,
 // a message rather than mend it.
 //
 // abandoned records that reading it failed with smtp.ErrDataReset: the
-// client gave up on a message it was sending with BDAT.
+// client gave up on a message it was sending with BDAT; got, that some
+// octet of the message had arrived.
 //
 // With max above 0, it also fails with smtp.ErrTooLongLine (and records
 // tooLong) at the first line longer than max octets with its CRLF, before
@@ -346,6 +391,7 @@ type clientReader struct {
 	tooLong   bool
 	bare      bool
 	abandoned bool
+	got       bool
 	long      bool // this reader found a line over max
 	cr        bool // the last octet handed on was a CR
 	line      int  // octets handed on since the last LF
@@ -364,6 +410,9 @@ func (c *clientReader) Read(p []byte) (int, error) {
 	}
 	if errors.Is(err, smtp.ErrDataReset) {
 		c.abandoned = true
+	}
+	if n > 0 {
+		c.got = true
 	}
 	if i, serr := c.scan(p[:n]); i >= 0 {
 		if serr == bareLineEnd {
@@ -429,25 +478,26 @@ func (c *clientReader) scan(p []byte) (int, error) {
 	return -1, nil
 }
 
-// Reset ends the transaction, once the Data under way, if any, has
-// returned (see waitData).
+// Reset ends the transaction, once the Data calls under way, if any,
+// have returned (see waitData).
 func (s *session) Reset() {
-	s.waitData()
+	s.waitData(false)
 	s.mu.Lock()
 	s.from, s.to, s.esmtp = "", nil, false
 	s.mu.Unlock()
 	s.messageEnds()
 }
 
-// Logout forgets the session, once the Data under way, if any, has
-// returned (see waitData).
+// Logout forgets the session, once the Data calls under way, if any,
+// have returned (see waitData).
 func (s *session) Logout() error {
-	s.waitData()
+	s.waitData(true)
 	s.b.closed(s)
 	return nil
 }
 
-// waitData waits for the Data under way, if any, to return. go-smtp
+// waitData lets go on the Data calls that wait for a Reset or Logout
+// (see Data), then waits for those under way to return. go-smtp
 // (v0.25.1) calls Reset and Logout without waiting for the Data it runs
 // for a BDAT message: when the client abandons the message, Data would
 // otherwise go on with the envelope cleared, or with the next message's
@@ -455,12 +505,24 @@ func (s *session) Logout() error {
 // go-smtp takes from the connection when Data returns, could become the
 // reply to the next BDAT message instead. Data returns promptly then:
 // its reader fails with smtp.ErrDataReset, and so does Deliver, which
-// reads the message as it hands it on.
-func (s *session) waitData() {
+// reads the message as it hands it on. A Data that begins later is not
+// waited for: it waits for the next Reset or Logout.
+func (s *session) waitData(logout bool) {
 	s.mu.Lock()
-	done := s.data
+	if !s.loggedOut && s.resets != nil {
+		close(s.resets)
+		if logout {
+			s.loggedOut = true // a Data that begins later waits for nothing
+		} else {
+			s.resets = make(chan struct{})
+		}
+	}
+	running := make([]chan struct{}, 0, len(s.running))
+	for done := range s.running {
+		running = append(running, done)
+	}
 	s.mu.Unlock()
-	if done != nil {
+	for _, done := range running {
 		<-done
 	}
 }
