@@ -1,8 +1,15 @@
 package relay
 
 import (
+	"bufio"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"io"
+	"math/big"
 	"os"
 	"runtime"
 	"strings"
@@ -73,7 +80,7 @@ func TestBDATAbandoned(t *testing.T) {
 	// Reset waited for the abandoned message's Data, which has told its
 	// outcome, under its own sender.
 	_, logs := rec.get()
-	require.Equal(t, []string{"message from first@example.com: not delivered: the client abandoned the message (RSET, EHLO or a closed connection)"}, logs)
+	require.Equal(t, []string{"message from first@example.com: not delivered: the client abandoned the message (RSET, EHLO, STARTTLS or a closed connection)"}, logs)
 
 	require.True(t, strings.HasPrefix(rc.send("MAIL FROM:<second@example.com>\r\n"), "250"))
 	require.True(t, strings.HasPrefix(rc.send("RCPT TO:<c@example.net>\r\n"), "250"))
@@ -94,9 +101,9 @@ func TestBDATAbandoned(t *testing.T) {
 	require.True(t, strings.HasPrefix(rc.send("BDAT 10\r\nSubject: a"), "250"))
 	require.NoError(t, rc.c.Close())
 	want := []string{
-		"message from first@example.com: not delivered: the client abandoned the message (RSET, EHLO or a closed connection)",
+		"message from first@example.com: not delivered: the client abandoned the message (RSET, EHLO, STARTTLS or a closed connection)",
 		`message from second@example.com: delivered to ["c@example.net"]; Content-Type fields rewritten: 0`,
-		"message from third@example.com: not delivered: the client abandoned the message (RSET, EHLO or a closed connection)",
+		"message from third@example.com: not delivered: the client abandoned the message (RSET, EHLO, STARTTLS or a closed connection)",
 	}
 	require.Eventually(t, func() bool { _, logs := rec.get(); return len(logs) >= len(want) }, 5*time.Second, time.Millisecond)
 	// Without the fix, Deliver was called for the abandoned messages too,
@@ -277,4 +284,48 @@ func TestBDATStartedLate(t *testing.T) {
 	assert.True(t, strings.HasPrefix(got, "250 "), "the reply to the second message, which was delivered: %s", got)
 	require.True(t, strings.HasPrefix(rc.send("QUIT\r\n"), "221"))
 	assert.Equal(t, []string{`message from second@example.com: delivered to ["c@example.net"]; Content-Type fields rewritten: 0`}, logs)
+}
+
+// TestBDATStartTLS: STARTTLS between two BDAT chunks, on a server with
+// TLS. go-smtp v0.25.1 calls Logout for it before it closes the chunks'
+// pipe (which it does only in the reset after): Logout waited for the
+// Data reading that pipe, which waited for go-smtp's connection
+// goroutine, which was in Logout. The connection hung there for good,
+// answering nothing after the TLS handshake and ending at no timeout (a
+// slot of -max-connections gone with it). Now Logout closes the pipe of
+// a Data under way, as go-smtp does before it in every other case.
+func TestBDATStartTLS(t *testing.T) {
+	rec := &recorder{}
+	addr := serve(t, &Backend{Deliver: rec.deliver, Logf: rec.logf, Now: clock}, func(s *smtp.Server) {
+		s.TLSConfig = selfSigned(t)
+	})
+	rc := dialRaw(t, addr)
+	for _, l := range []string{"EHLO client.example", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>"} {
+		require.True(t, strings.HasPrefix(rc.send(l+"\r\n"), "250"), l)
+	}
+	require.True(t, strings.HasPrefix(rc.send("BDAT 10\r\nSubject: a"), "250"))
+	require.True(t, strings.HasPrefix(rc.send("STARTTLS\r\n"), "220"))
+	tc := tls.Client(rc.c, &tls.Config{InsecureSkipVerify: true})
+	require.NoError(t, tc.Handshake())
+	require.NoError(t, tc.SetDeadline(time.Now().Add(5*time.Second)))
+	tr := &rawClient{t: t, c: tc, r: bufio.NewReader(tc)}
+	got := tr.send("EHLO client.example\r\n")
+	require.True(t, strings.HasPrefix(got, "250"), "%s", got)
+	require.True(t, strings.HasPrefix(tr.send("QUIT\r\n"), "221"))
+	calls, logs := rec.get()
+	assert.Empty(t, calls)
+	assert.Equal(t, []string{"message from a@example.com: not delivered: the client abandoned the message (RSET, EHLO, STARTTLS or a closed connection)"}, logs)
+}
+
+// selfSigned is a TLS configuration with a certificate of its own for
+// localhost.
+func selfSigned(t *testing.T) *tls.Config {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	require.NoError(t, err)
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), DNSNames: []string{"localhost"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	require.NoError(t, err)
+	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
 }

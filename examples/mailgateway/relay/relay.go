@@ -119,9 +119,10 @@ type session struct {
 	// client used).
 	esmtp bool
 	// running holds a channel for each Data under way, closed when it
-	// returns (see waitData). There may be two: a late one that go-smtp
-	// started for an abandoned message, and the next message's.
-	running map[chan struct{}]struct{}
+	// returns, with the reader it was given (see waitData). There may be
+	// two: a late one that go-smtp started for an abandoned message, and
+	// the next message's.
+	running map[chan struct{}]io.Reader
 	// resets is closed when Reset or Logout begins, and replaced after
 	// a Reset: a Data whose message the client abandoned waits for it
 	// (see Data). loggedOut: Logout has closed it for good.
@@ -198,9 +199,9 @@ func (s *session) Data(r io.Reader) error {
 	t := &transaction{s: s, from: s.from, to: s.to, esmtp: s.esmtp}
 	done, resets := make(chan struct{}), s.resets
 	if s.running == nil {
-		s.running = make(map[chan struct{}]struct{})
+		s.running = make(map[chan struct{}]io.Reader)
 	}
-	s.running[done] = struct{}{}
+	s.running[done] = r
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
@@ -305,11 +306,11 @@ func (t *transaction) logf(format string, args ...any) {
 // client returns the same one for a next hop's over-long reply, which is
 // no fault of the message.
 //
-// A message the client abandoned (src.abandoned: RSET, a new EHLO or a
-// closed connection while it sent the message with BDAT) has no one to
-// answer; it is logged as such if any of it arrived (src.got). Of one
-// that failed at the first read, the envelope may be another message's
-// (see Data).
+// A message the client abandoned (src.abandoned: RSET, a new EHLO,
+// STARTTLS or a closed connection while it sent the message with BDAT)
+// has no one to answer; it is logged as such if any of it arrived
+// (src.got). Of one that failed at the first read, the envelope may be
+// another message's (see Data).
 func (t *transaction) failed(err error, src *clientReader) error {
 	if src.bare {
 		t.logf("refused: %s", bareLineEnd.Message)
@@ -317,7 +318,7 @@ func (t *transaction) failed(err error, src *clientReader) error {
 	}
 	if src.abandoned {
 		if src.got {
-			t.logf("not delivered: the client abandoned the message (RSET, EHLO or a closed connection)")
+			t.logf("not delivered: the client abandoned the message (RSET, EHLO, STARTTLS or a closed connection)")
 		}
 		return abandoned
 	}
@@ -376,9 +377,10 @@ var abandoned = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3,
 // gateway copies every octet but Content-Type fields, so it refuses such
 // a message rather than mend it.
 //
-// abandoned records that reading it failed with smtp.ErrDataReset: the
-// client gave up on a message it was sending with BDAT; got, that some
-// octet of the message had arrived.
+// abandoned records that reading it failed with smtp.ErrDataReset, or
+// with io.ErrClosedPipe after Logout closed it (see waitData): the client
+// gave up on a message it was sending with BDAT; got, that some octet of
+// the message had arrived.
 //
 // With max above 0, it also fails with smtp.ErrTooLongLine (and records
 // tooLong) at the first line longer than max octets with its CRLF, before
@@ -408,7 +410,7 @@ func (c *clientReader) Read(p []byte) (int, error) {
 	if errors.Is(err, smtp.ErrTooLongLine) {
 		c.tooLong = true
 	}
-	if errors.Is(err, smtp.ErrDataReset) {
+	if errors.Is(err, smtp.ErrDataReset) || errors.Is(err, io.ErrClosedPipe) {
 		c.abandoned = true
 	}
 	if n > 0 {
@@ -507,6 +509,14 @@ func (s *session) Logout() error {
 // its reader fails with smtp.ErrDataReset, and so does Deliver, which
 // reads the message as it hands it on. A Data that begins later is not
 // waited for: it waits for the next Reset or Logout.
+//
+// go-smtp closes the chunks' pipe with smtp.ErrDataReset before it calls
+// Reset, and before Logout when it closes the connection, but not before
+// the Logout for STARTTLS, which may come between two chunks: it closes
+// the pipe in the reset that follows that Logout. So Logout closes the
+// pipe of each Data under way itself (its reads fail with
+// io.ErrClosedPipe then), lest it wait for a Data that waits for the next
+// chunk, which the connection's goroutine, in Logout, never reads.
 func (s *session) waitData(logout bool) {
 	s.mu.Lock()
 	if !s.loggedOut && s.resets != nil {
@@ -518,8 +528,11 @@ func (s *session) waitData(logout bool) {
 		}
 	}
 	running := make([]chan struct{}, 0, len(s.running))
-	for done := range s.running {
+	for done, r := range s.running {
 		running = append(running, done)
+		if pr, ok := r.(*io.PipeReader); ok && logout {
+			_ = pr.CloseWithError(smtp.ErrDataReset)
+		}
 	}
 	s.mu.Unlock()
 	for _, done := range running {
