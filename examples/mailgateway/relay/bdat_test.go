@@ -329,3 +329,45 @@ func selfSigned(t *testing.T) *tls.Config {
 	require.NoError(t, err)
 	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
 }
+
+// TestBDATConnRace: the Received field's parts that come from go-smtp's
+// Conn (the HELO name, the TLS state, the client's address) were read by
+// Data, which for BDAT runs in a goroutine of its own, while go-smtp's
+// connection goroutine wrote them unlocked: after "BDAT 0" (which waits
+// for no Data), an EHLO writes the HELO name and STARTTLS the net.Conn.
+// go test -race reported both (Conn.Hostname against handleGreet,
+// Conn.TLSConnectionState against handleStartTLS) in six runs of six.
+// Now Mail takes them, on the connection goroutine. Only -race sees the
+// difference.
+func TestBDATConnRace(t *testing.T) {
+	rec := &recorder{}
+	addr := serve(t, &Backend{Deliver: rec.deliver, Logf: rec.logf, Now: clock}, func(s *smtp.Server) {
+		s.TLSConfig = selfSigned(t)
+	})
+	const open = "EHLO client.example\r\nNOOP\r\nMAIL FROM:<a@example.com>\r\nRCPT TO:<b@example.net>\r\nBDAT 0\r\n"
+	for range 40 {
+		rc := dialRaw(t, addr)
+		_, err := io.WriteString(rc.c, open+"EHLO other.example\r\nQUIT\r\n")
+		require.NoError(t, err)
+		for range 7 {
+			rc.reply()
+		}
+		rc.c.Close()
+
+		rc = dialRaw(t, addr)
+		_, err = io.WriteString(rc.c, open+"STARTTLS\r\n")
+		require.NoError(t, err)
+		for _, want := range []string{"250", "250", "250", "250", "250", "220"} {
+			got := rc.reply()
+			require.True(t, strings.HasPrefix(got, want), "%s", got)
+		}
+		tc := tls.Client(rc.c, &tls.Config{InsecureSkipVerify: true})
+		require.NoError(t, tc.Handshake())
+		tr := &rawClient{t: t, c: tc, r: bufio.NewReader(tc)}
+		require.True(t, strings.HasPrefix(tr.send("QUIT\r\n"), "221"))
+		tc.Close()
+	}
+	calls, logs := rec.get()
+	assert.Empty(t, calls)
+	assert.Empty(t, logs, "nothing of a message arrived")
+}

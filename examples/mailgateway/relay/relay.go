@@ -118,6 +118,9 @@ type session struct {
 	// so it greeted with EHLO (go-smtp does not tell which greeting a
 	// client used).
 	esmtp bool
+	// origin: what the Received field tells of the connection, as it
+	// was at MAIL (see origin).
+	origin origin
 	// running holds a channel for each Data under way, closed when it
 	// returns, with the reader it was given (see waitData). There may be
 	// two: a late one that go-smtp started for an abandoned message, and
@@ -138,10 +141,11 @@ type session struct {
 // envelope, which Data reads no more from the session, and the Received
 // field.
 type transaction struct {
-	s     *session
-	from  string
-	to    []string
-	esmtp bool
+	s      *session
+	from   string
+	to     []string
+	esmtp  bool
+	origin origin
 }
 
 // Mail takes the null reverse-path or a plain address (see badAddress).
@@ -152,10 +156,12 @@ func (s *session) Mail(from string, opts *smtp.MailOptions) error {
 	if err := s.messageBegins(); err != nil {
 		return err
 	}
+	o := originOf(s.conn)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.from = from
 	s.esmtp = usedExtension(opts)
+	s.origin = o
 	return nil
 }
 
@@ -196,7 +202,7 @@ func (s *session) Rcpt(to string, opts *smtp.RcptOptions) error {
 // still unguarded: see docs/mail.md.)
 func (s *session) Data(r io.Reader) error {
 	s.mu.Lock()
-	t := &transaction{s: s, from: s.from, to: s.to, esmtp: s.esmtp}
+	t := &transaction{s: s, from: s.from, to: s.to, esmtp: s.esmtp, origin: s.origin}
 	done, resets := make(chan struct{}), s.resets
 	if s.running == nil {
 		s.running = make(map[chan struct{}]io.Reader)

@@ -113,30 +113,48 @@ func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // received returns the Received field (RFC 5321 §4.4) that the session
 // puts at the top of the message it received: receivedField with what
-// the connection and the envelope tell.
+// the connection (t.origin) and the envelope tell.
 func (t *transaction) received() string {
-	s := t.s
-	var helo, tcp, by string
+	o := t.origin
 	protocol := "SMTP"
-	if t.esmtp {
+	switch {
+	case o.lmtp:
+		protocol = "LMTP"
+	case o.tls:
+		protocol = "ESMTPS" // STARTTLS is an SMTP extension (RFC 3848)
+	case t.esmtp:
 		protocol = "ESMTP"
 	}
-	if c := s.conn; c != nil {
-		if srv := c.Server(); srv != nil {
-			by = srv.Domain
-			if srv.LMTP {
-				protocol = "LMTP"
-			}
-		}
-		if _, ok := c.TLSConnectionState(); ok && protocol != "LMTP" {
-			protocol = "ESMTPS" // STARTTLS is an SMTP extension (RFC 3848)
-		}
-		if nc := c.Conn(); nc != nil {
-			tcp = addressLiteral(nc.RemoteAddr())
-		}
-		helo = c.Hostname()
+	return receivedField(o.helo, o.tcp, o.by, protocol, t.to, t.s.b.now())
+}
+
+// origin is what a Received field tells of the connection a message came
+// by. Mail takes it from go-smtp's Conn (originOf), on go-smtp's
+// connection goroutine, and Data from the session: Data may run in a
+// goroutine of its own (BDAT), and go-smtp v0.25.1 writes the HELO name
+// (at EHLO) and the net.Conn (at STARTTLS) with no lock, also while a
+// BDAT message's Data runs (after "BDAT 0", which waits for no Data).
+type origin struct {
+	helo, tcp, by string
+	lmtp, tls     bool
+}
+
+// originOf reads c (nil: a session used without a connection, which
+// tells nothing).
+func originOf(c *smtp.Conn) origin {
+	var o origin
+	if c == nil {
+		return o
 	}
-	return receivedField(helo, tcp, by, protocol, t.to, s.b.now())
+	if srv := c.Server(); srv != nil {
+		o.by, o.lmtp = srv.Domain, srv.LMTP
+	}
+	_, o.tls = c.TLSConnectionState()
+	if nc := c.Conn(); nc != nil {
+		o.tcp = addressLiteral(nc.RemoteAddr())
+	}
+	o.helo = c.Hostname()
+	return o
 }
 
 // receivedField returns a Received field, folded, ending with CRLF:
