@@ -371,3 +371,36 @@ func TestBDATConnRace(t *testing.T) {
 	assert.Empty(t, calls)
 	assert.Empty(t, logs, "nothing of a message arrived")
 }
+
+// TestBDATResetWaits pins what TestBDATAbandoned sees only when go-smtp's
+// goroutine is slow: Reset (for RSET) and Logout (for QUIT) return only
+// once the abandoned message's Data has, here after a Deliver that takes
+// 100 ms to give up. Without the wait, the RSET was answered, and the
+// connection closed after QUIT, before Data logged its outcome
+// (TestBDATAbandoned passed 29 times in 30 with Reset and Logout waiting
+// for nothing).
+func TestBDATResetWaits(t *testing.T) {
+	for _, end := range []string{"RSET", "QUIT"} {
+		t.Run(end, func(t *testing.T) {
+			rec := &recorder{}
+			slow := func(from string, to []string, msg io.Reader) error {
+				err := rec.deliver(from, to, msg)
+				time.Sleep(100 * time.Millisecond)
+				return err
+			}
+			addr := serve(t, &Backend{Deliver: slow, Logf: rec.logf, Now: clock})
+			rc := dialRaw(t, addr)
+			for _, l := range []string{"EHLO client.example", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>"} {
+				require.True(t, strings.HasPrefix(rc.send(l+"\r\n"), "250"), l)
+			}
+			require.True(t, strings.HasPrefix(rc.send("BDAT 20\r\nSubject: a\r\n\r\nbody\r\n"), "250"))
+			rc.send(end + "\r\n")
+			if end == "QUIT" {
+				_, err := rc.r.ReadByte() // go-smtp closes the connection after Logout
+				require.ErrorIs(t, err, io.EOF)
+			}
+			_, logs := rec.get()
+			assert.Equal(t, []string{"message from a@example.com: not delivered: the client abandoned the message (RSET, EHLO, STARTTLS or a closed connection)"}, logs)
+		})
+	}
+}
