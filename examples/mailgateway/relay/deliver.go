@@ -1,0 +1,164 @@
+package relay
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/cturi/cturi/internal/printable"
+	"github.com/emersion/go-smtp"
+)
+
+// SMTPDeliver returns a Deliver that sends each message to the SMTP
+// server at addr (host:port), without TLS: a next hop on a trusted
+// network, or on 127.0.0.1. The message is delivered once the hop has
+// accepted it at the end of DATA; a QUIT that fails after that is not a
+// failure. The hop is met only then, with the recipients the client gave,
+// in one transaction: the first recipient it refuses fails the message,
+// with the hop's reply. (Passing each RCPT on as it comes would give the
+// client a reply for each, but turn a routing loop into a chain of open
+// connections before any Received field could be counted.)
+//
+// hostname is the name the gateway gives itself in its EHLO to the hop,
+// which the hop records in its Received field; "" means "localhost", as
+// for go-smtp's client. It should be the name the gateway greets its own
+// clients with (the mailgateway command's -hostname), not an address
+// literal: it is sent as it is, and a hostname that is not one line makes
+// every delivery fail.
+func SMTPDeliver(addr, hostname string) Deliver {
+	return func(from string, to []string, msg io.Reader) error {
+		c, err := smtp.Dial(addr)
+		if err != nil {
+			return err
+		}
+		defer c.Close()
+		if hostname != "" {
+			if err := c.Hello(hostname); err != nil {
+				return err
+			}
+		}
+		if err := c.SendMail(from, to, msg); err != nil {
+			return err
+		}
+		// The hop took responsibility for the message with its reply to
+		// the end of DATA (RFC 5321 §4.1.1.4). Failing now would have the
+		// sender try again and the hop receive the message twice.
+		_ = c.Quit()
+		return nil
+	}
+}
+
+// DirDeliver returns a Deliver that writes each message to a new file
+// in dir, named by the time it arrived and a counter, with the suffix
+// .eml. A file is written under a temporary name and renamed when it is
+// complete. dir must exist: DirDeliver does not make it (the mailgateway
+// command does), and without it every message fails.
+//
+// A folder is the message's final delivery, so, as RFC 5321 §4.4 has the
+// delivering server do, each file starts with a Return-Path field that
+// holds the envelope sender: "Return-Path: <a@example.com>", or
+// "Return-Path: <>" for the null sender of a bounce. A sender that is not
+// local@domain with a dot-atom local part of ASCII and a domain name or
+// address literal (which a Backend refuses at MAIL FROM) is an error, and
+// no file is written.
+//
+// The message is on disk before DirDeliver returns, and so before the
+// sender is told 250: the file is synced before it is renamed, and the
+// folder after, since a server that has accepted a message must not lose
+// it if the host then crashes (RFC 5321 §6.1). (On Windows the folder is
+// not synced: NTFS journals the rename.)
+func DirDeliver(dir string) Deliver {
+	var n atomic.Uint64
+	return func(from string, _ []string, msg io.Reader) error {
+		if !isReversePath(from) {
+			return fmt.Errorf("relay: sender %q cannot be written in a Return-Path field", from)
+		}
+		name := fmt.Sprintf("%s-%d.eml", time.Now().UTC().Format("20060102T150405.000000000"), n.Add(1))
+		tmp, err := os.CreateTemp(dir, ".incoming-*")
+		if err != nil {
+			return err
+		}
+		_, err = io.WriteString(tmp, "Return-Path: <"+from+">\r\n")
+		if err == nil {
+			_, err = io.Copy(tmp, msg)
+		}
+		if err == nil {
+			err = syncFile(tmp)
+		}
+		err = errors.Join(err, tmp.Close())
+		if err == nil {
+			err = os.Rename(tmp.Name(), filepath.Join(dir, name))
+		}
+		if err != nil {
+			os.Remove(tmp.Name())
+			return err
+		}
+		// If the folder cannot be synced, the file is complete under its
+		// name but may not survive a crash: the sender is told to try
+		// again, and may deliver it twice rather than never.
+		return syncDir(dir)
+	}
+}
+
+// syncFile flushes f to stable storage, and openDir opens a folder to
+// sync it; tests replace them to watch the calls, or fail them.
+var (
+	syncFile = (*os.File).Sync
+	openDir  = os.Open
+)
+
+// syncDir flushes the folder dir, and so the names in it, to stable
+// storage. Windows cannot sync a folder (FlushFileBuffers refuses a
+// folder handle) and needs not: NTFS logs the rename in its journal.
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := openDir(dir)
+	if err != nil {
+		return err
+	}
+	return errors.Join(syncFile(d), d.Close())
+}
+
+// WriterDeliver returns a Deliver that writes each message to w, after
+// a line "=== message from <from> to ["to1" "to2"]" (the recipients
+// Go-quoted, and the sender too if it is not printable ASCII), one
+// message at a time. Each message is first spooled to a temporary file,
+// so that a sender that stalls part-way holds up no other message. One
+// refused part-way (over the size limit, or cut off by the sender) is
+// written as far as it came: a line "=== message from <from> cut short:
+// ERROR, not accepted" (on a line of its own) then says so.
+func WriterDeliver(w io.Writer) Deliver {
+	var mu sync.Mutex
+	return func(from string, to []string, msg io.Reader) error {
+		spool, err := os.CreateTemp("", "mailgateway-*")
+		if err != nil {
+			return err
+		}
+		defer os.Remove(spool.Name())
+		defer spool.Close()
+		_, err = io.Copy(spool, msg)
+		if _, serr := spool.Seek(0, io.SeekStart); serr != nil {
+			return errors.Join(err, serr)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if _, err := fmt.Fprintf(w, "=== message from <%s> to %q\n", printable.Token(from), to); err != nil {
+			return err
+		}
+		if _, werr := io.Copy(w, spool); err == nil {
+			err = werr
+		}
+		if err != nil {
+			_, _ = fmt.Fprintf(w, "\n=== message from <%s> cut short: %v, not accepted\n", printable.Token(from), err)
+		}
+		return err
+	}
+}
