@@ -724,19 +724,12 @@ func TestSMTPDeliverHostname(t *testing.T) {
 // WriterDeliver and DirDeliver's Return-Path do, not with nothing at all
 // ("message from : delivered to ...").
 func TestLogNullSender(t *testing.T) {
-	var mu sync.Mutex
-	var logged []string
-	addr := serve(t, &Backend{Deliver: WriterDeliver(io.Discard), Logf: func(f string, a ...any) {
-		mu.Lock()
-		defer mu.Unlock()
-		logged = append(logged, fmt.Sprintf(f, a...))
-	}})
+	rec := &recorder{}
+	addr := serve(t, &Backend{Deliver: WriterDeliver(io.Discard), Logf: rec.logf})
 	c, err := smtp.Dial(addr)
 	require.NoError(t, err)
 	defer c.Close()
 	require.NoError(t, c.SendMail("", []string{"b@example.net"}, strings.NewReader(msg)))
-	mu.Lock()
-	defer mu.Unlock()
-	require.Len(t, logged, 1)
-	assert.Equal(t, `message from <>: delivered to ["b@example.net"]; Content-Type fields rewritten: 1`, logged[0])
+	_, logs := rec.get()
+	assert.Equal(t, []string{`message from <>: delivered to ["b@example.net"]; Content-Type fields rewritten: 1`}, logs)
 }
