@@ -6,7 +6,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -451,4 +453,46 @@ func TestLogEscapesUserName(t *testing.T) {
 	proxy := httptest.NewServer(newProxy(target, &log))
 	defer proxy.Close()
 	servertest.LogsUserNameQuoted(t, proxy.URL, &log, "/signature")
+}
+
+// A backend's 103 Early Hints reaches an HTTP/1.1 client, and not an
+// HTTP/1.0 one (RFC 9110 §15.2), which gets the final response first:
+// net/http sends it "HTTP/1.0 103 Early Hints" otherwise, and nginx in
+// front of the proxy (HTTP/1.0 to its upstreams by default) served the
+// 200's status line and header as the body (seen with nginx 1.22).
+func TestEarlyHintsNotForHTTP10(t *testing.T) {
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Link", "</style.css>; rel=preload; as=style")
+		w.WriteHeader(http.StatusEarlyHints)
+		w.Header().Set("Content-Type", "ContentType:text/plain")
+		_, _ = io.WriteString(w, "hello")
+	}))
+	defer backend.Close()
+	target, err := url.Parse(backend.URL)
+	require.NoError(t, err)
+	proxy := httptest.NewServer(newProxy(target, io.Discard))
+	defer proxy.Close()
+
+	for _, proto := range []string{"HTTP/1.0", "HTTP/1.1"} {
+		t.Run(proto, func(t *testing.T) {
+			c, err := net.Dial("tcp", proxy.Listener.Addr().String())
+			require.NoError(t, err)
+			defer c.Close()
+			require.NoError(t, c.SetDeadline(time.Now().Add(10*time.Second)))
+			_, err = fmt.Fprintf(c, "GET / %s\r\nHost: x\r\nConnection: close\r\n\r\n", proto)
+			require.NoError(t, err)
+			raw, err := io.ReadAll(c)
+			require.NoError(t, err)
+			status, _, _ := strings.Cut(string(raw), "\r\n")
+			if proto == "HTTP/1.0" {
+				assert.Equal(t, "HTTP/1.0 200 OK", status)
+				assert.NotContains(t, string(raw), " 103 ")
+			} else {
+				assert.Equal(t, "HTTP/1.1 103 Early Hints", status)
+				assert.Contains(t, string(raw), "\r\n\r\nHTTP/1.1 200 OK\r\n")
+			}
+			assert.Contains(t, string(raw), "Content-Type: text/plain\r\n")
+			assert.True(t, strings.HasSuffix(string(raw), "\r\n\r\nhello"), "%q", raw)
+		})
+	}
 }
