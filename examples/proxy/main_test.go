@@ -50,8 +50,7 @@ func TestProxyTranslates(t *testing.T) {
 		demo.ServeHTTP(w, r)
 	}))
 	defer backend.Close()
-	target, _ := url.Parse(backend.URL)
-	proxy := httptest.NewServer(newProxy(target, io.Discard))
+	proxy := proxyTo(t, backend)
 	defer proxy.Close()
 	c := proxy.Client()
 
@@ -267,8 +266,7 @@ func runExample(ctx context.Context, stdout io.Writer) error {
 func TestStoredDocumentsAreSandboxed(t *testing.T) {
 	backend := httptest.NewServer(newBackend())
 	defer backend.Close()
-	target, _ := url.Parse(backend.URL)
-	proxy := httptest.NewServer(newProxy(target, io.Discard))
+	proxy := proxyTo(t, backend)
 	defer proxy.Close()
 	c := proxy.Client()
 
@@ -309,8 +307,7 @@ func TestProxyForwarding(t *testing.T) {
 			w.Header().Set("Content-Type", "ContentType:text/plain%0D%0AX-Evil:%201")
 		}
 	}))
-	target, _ := url.Parse(backend.URL)
-	proxy := httptest.NewServer(newProxy(target, io.Discard))
+	proxy := proxyTo(t, backend)
 	defer proxy.Close()
 
 	req, _ := http.NewRequest(http.MethodGet, proxy.URL+"/", nil)
@@ -405,9 +402,7 @@ func TestProxyFlushesFixedLength(t *testing.T) {
 		_, _ = io.WriteString(w, "world")
 	}))
 	defer backend.Close()
-	target, err := url.Parse(backend.URL)
-	require.NoError(t, err)
-	proxy := httptest.NewServer(newProxy(target, io.Discard))
+	proxy := proxyTo(t, backend)
 	defer proxy.Close()
 	first := make(chan string, 1)
 	go func() {
@@ -468,9 +463,7 @@ func TestEarlyHintsNotForHTTP10(t *testing.T) {
 		_, _ = io.WriteString(w, "hello")
 	}))
 	defer backend.Close()
-	target, err := url.Parse(backend.URL)
-	require.NoError(t, err)
-	proxy := httptest.NewServer(newProxy(target, io.Discard))
+	proxy := proxyTo(t, backend)
 	defer proxy.Close()
 
 	for _, proto := range []string{"HTTP/1.0", "HTTP/1.1"} {
@@ -495,4 +488,13 @@ func TestEarlyHintsNotForHTTP10(t *testing.T) {
 			assert.True(t, strings.HasSuffix(string(raw), "\r\n\r\nhello"), "%q", raw)
 		})
 	}
+}
+
+// proxyTo returns the proxy, started in front of backend, for the test
+// to close.
+func proxyTo(t *testing.T, backend *httptest.Server) *httptest.Server {
+	t.Helper()
+	target, err := url.Parse(backend.URL)
+	require.NoError(t, err)
+	return httptest.NewServer(newProxy(target, io.Discard))
 }

@@ -41,7 +41,6 @@ type clientReader struct {
 	bare      bool
 	abandoned bool
 	got       bool
-	long      bool // this reader found a line over max
 	cr        bool // the last octet handed on was a CR
 	line      int  // octets handed on since the last LF
 }
@@ -50,7 +49,7 @@ func (c *clientReader) Read(p []byte) (int, error) {
 	if c.bare {
 		return 0, bareLineEnd
 	}
-	if c.long {
+	if c.tooLong {
 		return 0, smtp.ErrTooLongLine
 	}
 	n, err := c.r.Read(p)
@@ -67,7 +66,7 @@ func (c *clientReader) Read(p []byte) (int, error) {
 		if serr == bareLineEnd {
 			c.bare = true
 		} else {
-			c.long, c.tooLong = true, true
+			c.tooLong = true
 		}
 		return i, serr
 	}
