@@ -3,6 +3,7 @@ package mailhdr
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 )
 
@@ -36,7 +37,8 @@ import (
 // error the Report covers the input read so far, and after a read error
 // dst has the output of that input, as a Reader returns it (a
 // Content-Type field still being read, which might have gone on, as it
-// was read).
+// was read). A dst that takes fewer octets than it is given without an
+// error fails the rewrite with io.ErrShortWrite, as io.Copy would.
 //
 // Memory does not depend on the size of the message: bodies are copied
 // through a 64 KiB buffer, and only Content-Type and
@@ -46,7 +48,7 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (Report, error) {
 	if err := opts.check(); err != nil {
 		return Report{}, err
 	}
-	bw := bufio.NewWriterSize(dst, readBufSize)
+	bw := bufio.NewWriterSize(&countWriter{w: dst}, readBufSize)
 	s := newScanner(src, bw, &opts)
 	for {
 		err := s.step()
@@ -104,17 +106,16 @@ func (r *Reader) advance() {
 // WriteTo writes the rest of the rewritten message to w without an
 // intermediate copy; io.Copy uses it.
 func (r *Reader) WriteTo(w io.Writer) (int64, error) {
-	n, err := r.buf.WriteTo(w)
-	if err != nil {
-		return n, err
+	cw := &countWriter{w: w}
+	if _, err := r.buf.WriteTo(cw); err != nil {
+		return cw.n, err
 	}
 	if r.err != nil {
 		if r.err == io.EOF {
-			return n, nil
+			return cw.n, nil
 		}
-		return n, r.err
+		return cw.n, r.err
 	}
-	cw := &countWriter{w: w}
 	bw := bufio.NewWriterSize(cw, readBufSize)
 	r.s.out = bw
 	defer func() { r.s.out = &r.buf }()
@@ -126,12 +127,12 @@ func (r *Reader) WriteTo(w io.Writer) (int64, error) {
 		r.err = err
 		if ferr := bw.Flush(); ferr != nil {
 			r.err = ferr
-			return n + cw.n, ferr
+			return cw.n, ferr
 		}
 		if err == io.EOF {
-			return n + cw.n, nil
+			return cw.n, nil
 		}
-		return n + cw.n, err
+		return cw.n, err
 	}
 }
 
@@ -139,13 +140,34 @@ func (r *Reader) WriteTo(w io.Writer) (int64, error) {
 // has returned io.EOF, or WriteTo (which io.Copy calls) has returned.
 func (r *Reader) Report() Report { return r.s.rep }
 
+// countWriter is the writer Rewrite and WriteTo write to: it counts the
+// octets w takes, and turns a result that breaks the io.Writer contract
+// into an error, as io.Copy does: a short count without an error into
+// io.ErrShortWrite, a count out of range into errInvalidWrite.
+// bufio.Writer writes a slice longer than its buffer (a long Content-Type
+// field) straight to w and writes the rest again after a short count, for
+// ever if w takes nothing, and slices past the end of p after a count
+// larger than p; bytes.Buffer.WriteTo panics on such a count.
 type countWriter struct {
 	w io.Writer
 	n int64
 }
 
+// errInvalidWrite is the error for a writer that claims to have written
+// fewer than no octets, or more than it was given.
+var errInvalidWrite = errors.New("mailhdr: invalid write result")
+
 func (c *countWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
+	switch {
+	case n < 0 || n > len(p):
+		n = 0
+		if err == nil {
+			err = errInvalidWrite
+		}
+	case n < len(p) && err == nil:
+		err = io.ErrShortWrite
+	}
 	c.n += int64(n)
 	return n, err
 }
