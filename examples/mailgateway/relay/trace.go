@@ -77,7 +77,7 @@ func countHops(r io.Reader, maxBytes, limit int) (hops int, continued bool, msg 
 				// the header has ended.
 				continued = head.Len() == 0 && isContinuation
 				head.Write(line)
-				return hops, continued, io.MultiReader(&head, br)
+				return hops, continued, io.MultiReader(&head, restOf(br, err))
 			}
 		}
 		head.Write(line)
@@ -89,6 +89,18 @@ func countHops(r io.Reader, maxBytes, limit int) (hops int, continued bool, msg 
 		}
 	}
 	return hops, continued, io.MultiReader(&head, br)
+}
+
+// restOf is what follows the octets a ReadSlice of br returned with err:
+// the rest of br, or, after an error (io.EOF included), that error again.
+// br returns an error once, and its source need not repeat it: one that
+// then ends, or goes on, would make a message cut off in a line that
+// ends the header look whole.
+func restOf(br *bufio.Reader, err error) io.Reader {
+	if err == nil || err == bufio.ErrBufferFull {
+		return br
+	}
+	return errReader{err}
 }
 
 // fieldName returns the name of the header field line starts, if it
