@@ -150,8 +150,16 @@ func WriterDeliver(w io.Writer) Deliver {
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		if _, err := fmt.Fprintf(w, "=== message from <%s> to %q\n", printable.Token(from), to); err != nil {
-			return err
+		// A short count without an error, which the io.Writer contract
+		// forbids, is an error: it would lose part of the line unseen
+		// (io.Copy below checks its own writes so).
+		line := fmt.Sprintf("=== message from <%s> to %q\n", printable.Token(from), to)
+		n, lerr := io.WriteString(w, line)
+		if lerr == nil && n < len(line) {
+			lerr = io.ErrShortWrite
+		}
+		if lerr != nil {
+			return lerr
 		}
 		if _, werr := io.Copy(w, spool); err == nil {
 			err = werr

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -92,6 +93,56 @@ func TestDataReadErrorAnywhere(t *testing.T) {
 			assert.Error(t, err, what)
 			assert.ErrorIs(t, readErr, errFault, "%s: what Deliver read", what)
 			require.NoError(t, sess.Logout())
+		}
+	}
+}
+
+// faultWriter takes octets until it holds limit, then fails a write that
+// would go past it: with err, after taking what fits; with err nil, it
+// takes what fits and returns that short count, which the io.Writer
+// contract forbids. once, it fails only that write, and takes every
+// later one whole. It has no method but Write, so that every write is
+// one of these (a strings.Builder in it would make it an
+// io.StringWriter).
+type faultWriter struct {
+	b      strings.Builder
+	limit  int
+	err    error
+	once   bool
+	failed bool
+}
+
+func (w *faultWriter) Write(p []byte) (int, error) {
+	room := max(w.limit-w.b.Len(), 0)
+	if len(p) <= room || w.once && w.failed {
+		return w.b.Write(p)
+	}
+	w.failed = true
+	n, _ := w.b.Write(p[:room])
+	return n, w.err
+}
+
+// TestWriterDeliverWriteFaults: WriterDeliver fails when its writer
+// fails, or takes less than it was given, anywhere in what it writes (the
+// line before the message included), once or for good, and returns that
+// error, or io.ErrShortWrite for a short count without one.
+func TestWriterDeliverWriteFaults(t *testing.T) {
+	const head = "=== message from <a@example.com> to [\"b@example.net\"]\n"
+	for _, limit := range []int{0, 1, len(head) - 1, len(head), len(head) + 1, len(head) + len(msg) - 1} {
+		for _, werr := range []error{errFault, nil} {
+			for _, once := range []bool{false, true} {
+				what := fmt.Sprintf("after %d octets, error %v, once %v", limit, werr, once)
+				w := &faultWriter{limit: limit, err: werr, once: once}
+				err := WriterDeliver(w)("a@example.com", []string{"b@example.net"}, strings.NewReader(msg))
+				if werr == nil {
+					assert.ErrorIs(t, err, io.ErrShortWrite, what)
+				} else {
+					assert.ErrorIs(t, err, werr, what)
+				}
+				if !once {
+					assert.True(t, strings.HasPrefix(head+msg, w.b.String()), "%s: %q", what, w.b.String())
+				}
+			}
 		}
 	}
 }
