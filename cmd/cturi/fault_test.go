@@ -14,8 +14,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Fault injection on the command's standard input: inputs read in any
-// chunks that fail at any offset.
+// Fault injection on the command's standard input, output and error:
+// inputs read in any chunks that fail at any offset, and writers that
+// fail, take part of a write or break the io.Writer contract.
 
 var errFault = errors.New("fault injected")
 
@@ -111,6 +112,125 @@ func TestReadFaults(t *testing.T) {
 				assert.Equal(t, exitFailed, code, what)
 				assert.Equal(t, wantCut.String(), out.String(), what)
 				assert.Equal(t, wantCutErrs.String()+"cturi: reading standard input: fault injected\n", errs.String(), what)
+			}
+		}
+	}
+}
+
+// faultWriter takes octets until it holds limit, then fails a write that
+// would go past it: with err, taking nothing (or, partial, what fits);
+// with err nil, it takes what fits and returns that short count, which
+// the io.Writer contract forbids; over, it takes what fits and claims one
+// octet more than it was given. It refuses to be called more than 1000
+// times past its limit, so that a writer loop that never ends fails the
+// test instead of hanging it. It has no method but Write (a bytes.Buffer
+// in it would make it an io.StringWriter, which stringFaultWriter is).
+type faultWriter struct {
+	buf     bytes.Buffer
+	limit   int
+	err     error
+	partial bool
+	over    bool
+	faults  int
+}
+
+func (w *faultWriter) Write(p []byte) (int, error) {
+	room := max(w.limit-w.buf.Len(), 0)
+	if len(p) <= room {
+		return w.buf.Write(p)
+	}
+	if w.faults++; w.faults > 1000 {
+		panic("written to 1000 times after it stopped taking octets")
+	}
+	switch {
+	case w.over:
+		w.buf.Write(p[:room])
+		return len(p) + 1, nil
+	case w.err == nil || w.partial:
+		n, _ := w.buf.Write(p[:room])
+		return n, w.err
+	}
+	return 0, w.err
+}
+
+// stringFaultWriter is a faultWriter that is an io.StringWriter too,
+// which bufio.Writer.WriteString hands a long string to as it is.
+type stringFaultWriter struct{ *faultWriter }
+
+func (w stringFaultWriter) WriteString(s string) (int, error) { return w.Write([]byte(s)) }
+
+// faultWriters are the ways a faultWriter fails.
+var faultWriters = []struct {
+	name    string
+	err     error
+	partial bool
+	over    bool
+	str     bool // the writer is a stringFaultWriter
+}{
+	{name: "error", err: errFault},
+	{name: "error after part of a write", err: errFault, partial: true},
+	{name: "short count, no error"},
+	{name: "short count, no error, io.StringWriter", str: true},
+	{name: "count past the write, no error", over: true},
+}
+
+// TestWriterFaults: standard output that fails, fails after taking part
+// of a write, returns a short count without an error, or claims more than
+// it was given, anywhere in the output (before, at and after the 64 KiB
+// output buffer, and with answers longer than it), makes every command
+// stop with a message and exit status 1, without a panic; the output has
+// nothing that is not the command's. Standard error that fails so (with
+// a message longer than its 16 KiB buffer) changes neither the output nor
+// the exit status.
+func TestWriterFaults(t *testing.T) {
+	long := "text/plain; x=\"" + strings.Repeat("a%", 40000) + "\"" // maps to 160 KiB
+	longBad := "text/" + strings.Repeat("a ", 12000)                // a message longer than its 16 KiB buffer
+	values := "image/png\ntext\n" + long + "\n" + longBad + "\n" + strings.Repeat("image/gif\n", 5000) + "x/\n"
+	for _, tt := range []struct {
+		args         []string
+		stdin, stops string
+	}{
+		{nil, values, "cturi: writing standard output: "},
+		{[]string{"-json"}, values, "cturi: writing standard output: "},
+		{[]string{"-h"}, "", "cturi: writing standard output: "},
+		{[]string{"-version"}, "", "cturi: writing standard output: "},
+		{[]string{"mail"}, "Content-Type: " + long + "\r\n\r\nbody\r\n", "cturi mail: "},
+	} {
+		var want, wantErrs bytes.Buffer
+		wantCode := run(tt.args, strings.NewReader(tt.stdin), &want, &wantErrs)
+		for _, limit := range []int{0, 1, 10, 64<<10 - 1, 64 << 10, 64<<10 + 1, want.Len() - 1} {
+			if limit >= want.Len() {
+				continue
+			}
+			for _, fw := range faultWriters {
+				what := fmt.Sprintf("%v: %s after %d octets", tt.args, fw.name, limit)
+				mk := func() (*faultWriter, io.Writer) {
+					w := &faultWriter{limit: limit, err: fw.err, partial: fw.partial, over: fw.over}
+					if fw.str {
+						return w, stringFaultWriter{w}
+					}
+					return w, w
+				}
+
+				w, stdout := mk()
+				var errs bytes.Buffer
+				code := -1
+				if !assert.NotPanics(t, func() { code = run(tt.args, strings.NewReader(tt.stdin), stdout, &errs) }, what) {
+					continue
+				}
+				assert.Equal(t, exitFailed, code, what)
+				assert.True(t, bytes.HasPrefix(want.Bytes(), w.buf.Bytes()), "%s: output not the command's", what)
+				last := errs.String()[strings.LastIndexByte(strings.TrimSuffix(errs.String(), "\n"), '\n')+1:]
+				assert.True(t, strings.HasPrefix(last, tt.stops), "%s: last message %q", what, last)
+
+				w, stderr := mk()
+				var out bytes.Buffer
+				if !assert.NotPanics(t, func() { code = run(tt.args, strings.NewReader(tt.stdin), &out, stderr) }, "%s, on standard error", what) {
+					continue
+				}
+				assert.Equal(t, wantCode, code, "%s, on standard error", what)
+				assert.Equal(t, want.String(), out.String(), "%s, on standard error", what)
+				assert.True(t, bytes.HasPrefix(wantErrs.Bytes(), w.buf.Bytes()), "%s, on standard error: messages not the command's", what)
 			}
 		}
 	}
