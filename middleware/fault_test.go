@@ -1,0 +1,118 @@
+package middleware
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Fault injection on the form body the middleware decodes: bodies read in
+// any chunks, and cut at any offset by a read error.
+
+var errFault = errors.New("fault injected")
+
+// cutReader returns data one octet at a time, then fails with err: for
+// ever, or once and then io.EOF (once), or once and then the octets after
+// the cut (resume), as iotest.TimeoutReader goes on after its error.
+type cutReader struct {
+	data, after  string
+	err          error
+	once, resume bool
+	failed       bool
+}
+
+func (r *cutReader) Read(p []byte) (int, error) {
+	if r.data == "" {
+		switch {
+		case !r.failed || !r.once:
+			r.failed = true
+			return 0, r.err
+		case r.resume && r.after != "":
+			n := copy(p, r.after)
+			r.after = r.after[n:]
+			return n, nil
+		}
+		return 0, io.EOF
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	p[0] = r.data[0]
+	r.data = r.data[1:]
+	return 1, nil
+}
+
+// TestFormBodyFaults: a form body read in any chunks decodes as when read
+// whole, and the handler reads it all again; a body cut at any offset by
+// a read error, repeated, reported once, or reported once with the body
+// going on after it, is reported as form-unreadable with that error, and
+// the handler (PassThrough) reads the octets before the cut and then the
+// error, for good: never a shorter body that looks whole, nor the octets
+// after the error.
+func TestFormBodyFaults(t *testing.T) {
+	const body = "a=1;b=%C3%A9&c;d=x+y"
+	for _, wrap := range []struct {
+		name string
+		wrap func(io.Reader) io.Reader
+	}{
+		{"one octet at a time", iotest.OneByteReader},
+		{"half of each read", iotest.HalfReader},
+		{"the last data with io.EOF", iotest.DataErrReader},
+	} {
+		r := httptest.NewRequest(http.MethodPost, "/", wrap.wrap(strings.NewReader(body)))
+		r.Header.Set("Content-Type", "application/www-form-urlencoded")
+		var ran bool
+		Rewrite(Options{DecodeForms: true})(http.HandlerFunc(func(_ http.ResponseWriter, r2 *http.Request) {
+			ran = true
+			assert.Equal(t, map[string][]string{"a": {"1"}, "b": {"é"}, "c": {""}, "d": {"x y"}}, map[string][]string(r2.PostForm), wrap.name)
+			got, err := io.ReadAll(r2.Body)
+			assert.NoError(t, err, wrap.name)
+			assert.Equal(t, body, string(got), wrap.name)
+		})).ServeHTTP(httptest.NewRecorder(), r)
+		assert.True(t, ran, wrap.name)
+	}
+	for n := 0; n <= len(body); n++ {
+		for _, src := range []struct {
+			name         string
+			once, resume bool
+		}{
+			{"repeated", false, false},
+			{"once", true, false},
+			{"once, then the rest", true, true},
+		} {
+			for name, policy := range map[string]Policy{"Reject": Reject, "PassThrough": PassThrough} {
+				what := fmt.Sprintf("cut at %d, error %s, %s", n, src.name, name)
+				r := httptest.NewRequest(http.MethodPost, "/", &cutReader{data: body[:n], after: body[n:], err: errFault, once: src.once, resume: src.resume})
+				r.Header.Set("Content-Type", "application/www-form-urlencoded")
+				var reported error
+				var ran bool
+				w := httptest.NewRecorder()
+				Rewrite(Options{DecodeForms: true, Unmappable: policy, OnError: func(_ *http.Request, err error) { reported = err }})(
+					http.HandlerFunc(func(_ http.ResponseWriter, r2 *http.Request) {
+						ran = true
+						assert.Nil(t, r2.PostForm, what)
+						got, err := io.ReadAll(r2.Body)
+						assert.ErrorIs(t, err, errFault, what)
+						assert.Equal(t, body[:n], string(got), what)
+						_, err = r2.Body.Read(make([]byte, 4))
+						assert.ErrorIs(t, err, errFault, "%s: read again", what)
+					})).ServeHTTP(w, r)
+				require.Error(t, reported, what)
+				assert.ErrorIs(t, reported, ErrFormUnreadable, what)
+				assert.ErrorIs(t, reported, errFault, what)
+				assert.Equal(t, policy == PassThrough, ran, what)
+				if policy == Reject {
+					assert.Equal(t, http.StatusBadRequest, w.Code, what)
+				}
+			}
+		}
+	}
+}
