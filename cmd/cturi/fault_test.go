@@ -10,6 +10,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/cturi/cturi/mailhdr"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -113,6 +114,37 @@ func TestReadFaults(t *testing.T) {
 				assert.Equal(t, wantCut.String(), out.String(), what)
 				assert.Equal(t, wantCutErrs.String()+"cturi: reading standard input: fault injected\n", errs.String(), what)
 			}
+		}
+	}
+}
+
+// TestMailReadFaults: cturi mail with standard input cut at any offset by
+// a read error, repeated, reported once, or reported once with the input
+// going on after it, writes what mailhdr.Rewrite writes of the input
+// before the error, says so on standard error last, and exits with
+// status 1.
+func TestMailReadFaults(t *testing.T) {
+	const msg = "Subject: x\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n" +
+		"--b\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\none\r\n" +
+		"--b\r\nContent-Type: message/rfc822\r\n\r\nContent-Type: text/html\r\n\r\n<p>two\r\n--b--\r\n"
+	for n := 0; n <= len(msg); n++ {
+		var want bytes.Buffer
+		_, err := mailhdr.Rewrite(&want, &cutReader{data: msg[:n], err: errFault}, mailhdr.Options{})
+		require.ErrorIs(t, err, errFault)
+		for _, src := range []struct {
+			name         string
+			once, resume bool
+		}{
+			{"repeated", false, false},
+			{"once", true, false},
+			{"once, then the rest", true, true},
+		} {
+			what := fmt.Sprintf("cut at %d, error %s", n, src.name)
+			var out, errs bytes.Buffer
+			code := run([]string{"mail"}, &cutReader{data: msg[:n], after: msg[n:], chunk: 7, err: errFault, once: src.once, resume: src.resume}, &out, &errs)
+			assert.Equal(t, exitFailed, code, what)
+			assert.Equal(t, want.String(), out.String(), what)
+			assert.True(t, strings.HasSuffix(errs.String(), "cturi mail: fault injected\n"), "%s: %q", what, errs.String())
 		}
 	}
 }
