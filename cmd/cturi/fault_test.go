@@ -217,7 +217,7 @@ var faultWriters = []struct {
 func TestWriterFaults(t *testing.T) {
 	long := "text/plain; x=\"" + strings.Repeat("a%", 40000) + "\"" // maps to 160 KiB
 	longBad := "text/" + strings.Repeat("a ", 12000)                // a message longer than its 16 KiB buffer
-	values := "image/png\ntext\n" + long + "\n" + longBad + "\n" + strings.Repeat("image/gif\n", 5000) + "x/\n"
+	values := "image/png\ntext\n" + long + "\n" + longBad + "\n" + strings.Repeat("image/gif\n", 100) + "x/\n"
 	for _, tt := range []struct {
 		args         []string
 		stdin, stops string
