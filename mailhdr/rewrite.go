@@ -3,8 +3,9 @@ package mailhdr
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"io"
+
+	"github.com/cturi/cturi/internal/checkedio"
 )
 
 // Rewrite copies the message read from src to dst, rewriting every
@@ -48,7 +49,7 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (Report, error) {
 	if err := opts.check(); err != nil {
 		return Report{}, err
 	}
-	bw := bufio.NewWriterSize(&countWriter{w: dst}, readBufSize)
+	bw := bufio.NewWriterSize(&checkedio.Writer{W: dst}, readBufSize)
 	s := newScanner(src, bw, &opts)
 	for {
 		err := s.step()
@@ -106,15 +107,15 @@ func (r *Reader) advance() {
 // WriteTo writes the rest of the rewritten message to w without an
 // intermediate copy; io.Copy uses it.
 func (r *Reader) WriteTo(w io.Writer) (int64, error) {
-	cw := &countWriter{w: w}
+	cw := &checkedio.Writer{W: w}
 	if _, err := r.buf.WriteTo(cw); err != nil {
-		return cw.n, err
+		return cw.N, err
 	}
 	if r.err != nil {
 		if r.err == io.EOF {
-			return cw.n, nil
+			return cw.N, nil
 		}
-		return cw.n, r.err
+		return cw.N, r.err
 	}
 	bw := bufio.NewWriterSize(cw, readBufSize)
 	r.s.out = bw
@@ -127,47 +128,15 @@ func (r *Reader) WriteTo(w io.Writer) (int64, error) {
 		r.err = err
 		if ferr := bw.Flush(); ferr != nil {
 			r.err = ferr
-			return cw.n, ferr
+			return cw.N, ferr
 		}
 		if err == io.EOF {
-			return cw.n, nil
+			return cw.N, nil
 		}
-		return cw.n, err
+		return cw.N, err
 	}
 }
 
 // Report returns what the rewrite did so far; it is complete once Read
 // has returned io.EOF, or WriteTo (which io.Copy calls) has returned.
 func (r *Reader) Report() Report { return r.s.rep }
-
-// countWriter is the writer Rewrite and WriteTo write to: it counts the
-// octets w takes, and turns a result that breaks the io.Writer contract
-// into an error, as io.Copy does: a short count without an error into
-// io.ErrShortWrite, a count out of range into errInvalidWrite.
-// bufio.Writer writes a slice longer than its buffer (a long Content-Type
-// field) straight to w and writes the rest again after a short count, for
-// ever if w takes nothing, and slices past the end of p after a count
-// larger than p; bytes.Buffer.WriteTo panics on such a count.
-type countWriter struct {
-	w io.Writer
-	n int64
-}
-
-// errInvalidWrite is the error for a writer that claims to have written
-// fewer than no octets, or more than it was given.
-var errInvalidWrite = errors.New("mailhdr: invalid write result")
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	switch {
-	case n < 0 || n > len(p):
-		n = 0
-		if err == nil {
-			err = errInvalidWrite
-		}
-	case n < len(p) && err == nil:
-		err = io.ErrShortWrite
-	}
-	c.n += int64(n)
-	return n, err
-}

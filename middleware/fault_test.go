@@ -1,7 +1,6 @@
 package middleware
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,45 +9,13 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/cturi/cturi/internal/faultio"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // Fault injection on the form body the middleware decodes: bodies read in
 // any chunks, and cut at any offset by a read error.
-
-var errFault = errors.New("fault injected")
-
-// cutReader returns data one octet at a time, then fails with err: for
-// ever, or once and then io.EOF (once), or once and then the octets after
-// the cut (resume), as iotest.TimeoutReader goes on after its error.
-type cutReader struct {
-	data, after  string
-	err          error
-	once, resume bool
-	failed       bool
-}
-
-func (r *cutReader) Read(p []byte) (int, error) {
-	if r.data == "" {
-		switch {
-		case !r.failed || !r.once:
-			r.failed = true
-			return 0, r.err
-		case r.resume && r.after != "":
-			n := copy(p, r.after)
-			r.after = r.after[n:]
-			return n, nil
-		}
-		return 0, io.EOF
-	}
-	if len(p) == 0 {
-		return 0, nil
-	}
-	p[0] = r.data[0]
-	r.data = r.data[1:]
-	return 1, nil
-}
 
 // TestFormBodyFaults: a form body read in any chunks decodes as when read
 // whole, and the handler reads it all again; a body cut at any offset by
@@ -80,17 +47,11 @@ func TestFormBodyFaults(t *testing.T) {
 		assert.True(t, ran, wrap.name)
 	}
 	for n := 0; n <= len(body); n++ {
-		for _, src := range []struct {
-			name         string
-			once, resume bool
-		}{
-			{"repeated", false, false},
-			{"once", true, false},
-			{"once, then the rest", true, true},
-		} {
+		for _, src := range faultio.Modes {
+			src.Chunk = 1
 			for name, policy := range map[string]Policy{"Reject": Reject, "PassThrough": PassThrough} {
-				what := fmt.Sprintf("cut at %d, error %s, %s", n, src.name, name)
-				r := httptest.NewRequest(http.MethodPost, "/", &cutReader{data: body[:n], after: body[n:], err: errFault, once: src.once, resume: src.resume})
+				what := fmt.Sprintf("cut at %d, error %s, %s", n, src.Name, name)
+				r := httptest.NewRequest(http.MethodPost, "/", src.Cut(body, n))
 				r.Header.Set("Content-Type", "application/www-form-urlencoded")
 				var reported error
 				var ran bool
@@ -100,14 +61,14 @@ func TestFormBodyFaults(t *testing.T) {
 						ran = true
 						assert.Nil(t, r2.PostForm, what)
 						got, err := io.ReadAll(r2.Body)
-						assert.ErrorIs(t, err, errFault, what)
+						assert.ErrorIs(t, err, faultio.ErrFault, what)
 						assert.Equal(t, body[:n], string(got), what)
 						_, err = r2.Body.Read(make([]byte, 4))
-						assert.ErrorIs(t, err, errFault, "%s: read again", what)
+						assert.ErrorIs(t, err, faultio.ErrFault, "%s: read again", what)
 					})).ServeHTTP(w, r)
 				require.Error(t, reported, what)
 				assert.ErrorIs(t, reported, ErrFormUnreadable, what)
-				assert.ErrorIs(t, reported, errFault, what)
+				assert.ErrorIs(t, reported, faultio.ErrFault, what)
 				assert.Equal(t, policy == PassThrough, ran, what)
 				if policy == Reject {
 					assert.Equal(t, http.StatusBadRequest, w.Code, what)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/cturi/cturi/internal/faultio"
 	"github.com/cturi/cturi/mailhdr"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -18,45 +18,6 @@ import (
 // Fault injection on the command's standard input, output and error:
 // inputs read in any chunks that fail at any offset, and writers that
 // fail, take part of a write or break the io.Writer contract.
-
-var errFault = errors.New("fault injected")
-
-// cutReader returns data in reads of at most chunk octets (0: as many as
-// fit), each after a read of no octets and no error, then fails with err:
-// for ever, or once and then io.EOF (once), or once and then the octets
-// after the cut (resume), as iotest.TimeoutReader goes on after its error.
-type cutReader struct {
-	data, after  string
-	chunk        int
-	err          error
-	once, resume bool
-	failed       bool
-	empty        bool // the last read returned no octets and no error
-}
-
-func (r *cutReader) Read(p []byte) (int, error) {
-	if r.empty = !r.empty; r.empty {
-		return 0, nil
-	}
-	if r.data == "" {
-		switch {
-		case !r.failed || !r.once:
-			r.failed = true
-			return 0, r.err
-		case r.resume && r.after != "":
-			n := copy(p, r.after)
-			r.after = r.after[n:]
-			return n, nil
-		}
-		return 0, io.EOF
-	}
-	if r.chunk > 0 && len(p) > r.chunk {
-		p = p[:r.chunk]
-	}
-	n := copy(p, r.data)
-	r.data = r.data[n:]
-	return n, nil
-}
 
 // faultInput is the draft's examples, then values that fail, an empty
 // line, and a last line that ends with a CR and no LF.
@@ -86,7 +47,7 @@ func TestReadFaults(t *testing.T) {
 			{"half of each read", iotest.HalfReader},
 			{"the last data with io.EOF", iotest.DataErrReader},
 			{"one octet at a time, the last with io.EOF", func(r io.Reader) io.Reader { return iotest.DataErrReader(iotest.OneByteReader(r)) }},
-			{"reads of no octets between", func(r io.Reader) io.Reader { return &cutReader{data: in, err: io.EOF} }},
+			{"reads of no octets between", func(io.Reader) io.Reader { return &faultio.Reader{Data: in, Err: io.EOF, EmptyReads: true} }},
 		} {
 			var out, errs bytes.Buffer
 			code := run(args, wrap.wrap(strings.NewReader(in)), &out, &errs)
@@ -98,18 +59,16 @@ func TestReadFaults(t *testing.T) {
 			whole := in[:strings.LastIndexByte(in[:n], '\n')+1]
 			var wantCut, wantCutErrs bytes.Buffer
 			run(args, strings.NewReader(whole), &wantCut, &wantCutErrs)
-			for _, src := range []struct {
-				name         string
-				chunk        int
-				once, resume bool
-			}{
-				{"repeated, octet by octet", 1, false, false},
-				{"once", 0, true, false},
-				{"once, then the rest, octet by octet", 1, true, true},
+			for _, src := range []faultio.Mode{
+				{Name: "repeated, octet by octet", Chunk: 1},
+				{Name: "once", Once: true},
+				{Name: "once, then the rest, octet by octet", Chunk: 1, Once: true, Resume: true},
 			} {
-				what := fmt.Sprintf("%v cut at %d, error %s", args, n, src.name)
+				what := fmt.Sprintf("%v cut at %d, error %s", args, n, src.Name)
 				var out, errs bytes.Buffer
-				code := run(args, &cutReader{data: in[:n], after: in[n:], chunk: src.chunk, err: errFault, once: src.once, resume: src.resume}, &out, &errs)
+				r := src.Cut(in, n)
+				r.EmptyReads = true
+				code := run(args, r, &out, &errs)
 				assert.Equal(t, exitFailed, code, what)
 				assert.Equal(t, wantCut.String(), out.String(), what)
 				assert.Equal(t, wantCutErrs.String()+"cturi: reading standard input: fault injected\n", errs.String(), what)
@@ -129,19 +88,15 @@ func TestMailReadFaults(t *testing.T) {
 		"--b\r\nContent-Type: message/rfc822\r\n\r\nContent-Type: text/html\r\n\r\n<p>two\r\n--b--\r\n"
 	for n := 0; n <= len(msg); n++ {
 		var want bytes.Buffer
-		_, err := mailhdr.Rewrite(&want, &cutReader{data: msg[:n], err: errFault}, mailhdr.Options{})
-		require.ErrorIs(t, err, errFault)
-		for _, src := range []struct {
-			name         string
-			once, resume bool
-		}{
-			{"repeated", false, false},
-			{"once", true, false},
-			{"once, then the rest", true, true},
-		} {
-			what := fmt.Sprintf("cut at %d, error %s", n, src.name)
+		_, err := mailhdr.Rewrite(&want, faultio.Modes[0].Cut(msg, n), mailhdr.Options{})
+		require.ErrorIs(t, err, faultio.ErrFault)
+		for _, src := range faultio.Modes {
+			src.Chunk = 7
+			what := fmt.Sprintf("cut at %d, error %s", n, src.Name)
 			var out, errs bytes.Buffer
-			code := run([]string{"mail"}, &cutReader{data: msg[:n], after: msg[n:], chunk: 7, err: errFault, once: src.once, resume: src.resume}, &out, &errs)
+			r := src.Cut(msg, n)
+			r.EmptyReads = true
+			code := run([]string{"mail"}, r, &out, &errs)
 			assert.Equal(t, exitFailed, code, what)
 			assert.Equal(t, want.String(), out.String(), what)
 			assert.True(t, strings.HasSuffix(errs.String(), "cturi mail: fault injected\n"), "%s: %q", what, errs.String())
@@ -149,61 +104,23 @@ func TestMailReadFaults(t *testing.T) {
 	}
 }
 
-// faultWriter takes octets until it holds limit, then fails a write that
-// would go past it: with err, taking nothing (or, partial, what fits);
-// with err nil, it takes what fits and returns that short count, which
-// the io.Writer contract forbids; over, it takes what fits and claims one
-// octet more than it was given. It refuses to be called more than 1000
-// times past its limit, so that a writer loop that never ends fails the
-// test instead of hanging it. It has no method but Write (a bytes.Buffer
-// in it would make it an io.StringWriter, which stringFaultWriter is).
-type faultWriter struct {
-	buf     bytes.Buffer
-	limit   int
-	err     error
-	partial bool
-	over    bool
-	faults  int
-}
-
-func (w *faultWriter) Write(p []byte) (int, error) {
-	room := max(w.limit-w.buf.Len(), 0)
-	if len(p) <= room {
-		return w.buf.Write(p)
-	}
-	if w.faults++; w.faults > 1000 {
-		panic("written to 1000 times after it stopped taking octets")
-	}
-	switch {
-	case w.over:
-		w.buf.Write(p[:room])
-		return len(p) + 1, nil
-	case w.err == nil || w.partial:
-		n, _ := w.buf.Write(p[:room])
-		return n, w.err
-	}
-	return 0, w.err
-}
-
-// stringFaultWriter is a faultWriter that is an io.StringWriter too,
+// stringFaultWriter is a faultio.Writer that is an io.StringWriter too,
 // which bufio.Writer.WriteString hands a long string to as it is.
-type stringFaultWriter struct{ *faultWriter }
+type stringFaultWriter struct{ *faultio.Writer }
 
 func (w stringFaultWriter) WriteString(s string) (int, error) { return w.Write([]byte(s)) }
 
-// faultWriters are the ways a faultWriter fails.
+// faultWriters are the ways a faultio.Writer fails, and one more: a
+// short count from an io.StringWriter.
 var faultWriters = []struct {
-	name    string
-	err     error
-	partial bool
-	over    bool
-	str     bool // the writer is a stringFaultWriter
+	faultio.WriterMode
+	str bool // the writer is a stringFaultWriter
 }{
-	{name: "error", err: errFault},
-	{name: "error after part of a write", err: errFault, partial: true},
-	{name: "short count, no error"},
-	{name: "short count, no error, io.StringWriter", str: true},
-	{name: "count past the write, no error", over: true},
+	{faultio.WriterModes[0], false},
+	{faultio.WriterModes[1], false},
+	{faultio.WriterModes[2], false},
+	{faultio.WriterMode{Name: "short count, no error, io.StringWriter"}, true},
+	{faultio.WriterModes[3], false},
 }
 
 // TestWriterFaults: standard output that fails, fails after taking part
@@ -235,9 +152,9 @@ func TestWriterFaults(t *testing.T) {
 				continue
 			}
 			for _, fw := range faultWriters {
-				what := fmt.Sprintf("%v: %s after %d octets", tt.args, fw.name, limit)
-				mk := func() (*faultWriter, io.Writer) {
-					w := &faultWriter{limit: limit, err: fw.err, partial: fw.partial, over: fw.over}
+				what := fmt.Sprintf("%v: %s after %d octets", tt.args, fw.Name, limit)
+				mk := func() (*faultio.Writer, io.Writer) {
+					w := fw.After(limit)
 					if fw.str {
 						return w, stringFaultWriter{w}
 					}
@@ -251,7 +168,7 @@ func TestWriterFaults(t *testing.T) {
 					continue
 				}
 				assert.Equal(t, exitFailed, code, what)
-				assert.True(t, bytes.HasPrefix(want.Bytes(), w.buf.Bytes()), "%s: output not the command's", what)
+				assert.True(t, bytes.HasPrefix(want.Bytes(), w.Bytes()), "%s: output not the command's", what)
 				last := errs.String()[strings.LastIndexByte(strings.TrimSuffix(errs.String(), "\n"), '\n')+1:]
 				assert.True(t, strings.HasPrefix(last, tt.stops), "%s: last message %q", what, last)
 
@@ -262,7 +179,7 @@ func TestWriterFaults(t *testing.T) {
 				}
 				assert.Equal(t, wantCode, code, "%s, on standard error", what)
 				assert.Equal(t, want.String(), out.String(), "%s, on standard error", what)
-				assert.True(t, bytes.HasPrefix(wantErrs.Bytes(), w.buf.Bytes()), "%s, on standard error: messages not the command's", what)
+				assert.True(t, bytes.HasPrefix(wantErrs.Bytes(), w.Bytes()), "%s, on standard error: messages not the command's", what)
 			}
 		}
 	}

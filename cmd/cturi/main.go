@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cturi/cturi/internal/checkedio"
 	"github.com/cturi/cturi/internal/printable"
 )
 
@@ -78,12 +79,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return badUsage(stderr, "cturi", err)
 	}
-	out := bufio.NewWriterSize(checkedWriter{stdout}, 64<<10)
+	out := bufio.NewWriterSize(&checkedio.Writer{W: stdout}, 64<<10)
 	// Messages are buffered too, unless both streams go to one file (2>&1,
 	// a terminal), where each message must come out just before its
 	// ERROR line, at the cost of two writes per failing value.
 	interleave := sameDestination(stdout, stderr)
-	msgs := bufio.NewWriterSize(checkedWriter{stderr}, 16<<10)
+	msgs := bufio.NewWriterSize(&checkedio.Writer{W: stderr}, 16<<10)
 	w := newResultWriter(out, msgs, *asJSON, interleave)
 	flush := func() error {
 		msgs.Flush() // an error writing messages is ignored, as unbuffered
@@ -256,37 +257,11 @@ func parseError(stderr io.Writer, cmd string, err error) int {
 func printOut(stdout, stderr io.Writer, cmd string, write func(io.Writer)) int {
 	var b bytes.Buffer
 	write(&b)
-	if _, err := (checkedWriter{stdout}).Write(b.Bytes()); err != nil {
+	if _, err := (&checkedio.Writer{W: stdout}).Write(b.Bytes()); err != nil {
 		fmt.Fprintf(stderr, "%s: writing standard output: %v\n", cmd, err)
 		return exitFailed
 	}
 	return exitOK
-}
-
-// checkedWriter writes to w, and turns a result that breaks the
-// io.Writer contract into an error, as io.Copy does: a short count
-// without an error into io.ErrShortWrite, a count out of range into
-// errInvalidWrite. Such a count would otherwise be taken for a whole
-// write, and bufio.Writer, which writes an answer or message longer than
-// its buffer straight to w, writes the rest again after a short count,
-// for ever if w takes nothing, and slices past its end after a count
-// larger than it. (The *os.File that main passes never does either.)
-type checkedWriter struct{ w io.Writer }
-
-var errInvalidWrite = errors.New("invalid write result")
-
-func (c checkedWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	switch {
-	case n < 0 || n > len(p):
-		n = 0
-		if err == nil {
-			err = errInvalidWrite
-		}
-	case n < len(p) && err == nil:
-		err = io.ErrShortWrite
-	}
-	return n, err
 }
 
 func usage(w io.Writer, fs *flag.FlagSet) {
