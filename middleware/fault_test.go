@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/cturi/cturi/internal/faultio"
 	"github.com/stretchr/testify/assert"
@@ -26,25 +25,18 @@ import (
 // after the error.
 func TestFormBodyFaults(t *testing.T) {
 	const body = "a=1;b=%C3%A9&c;d=x+y"
-	for _, wrap := range []struct {
-		name string
-		wrap func(io.Reader) io.Reader
-	}{
-		{"one octet at a time", iotest.OneByteReader},
-		{"half of each read", iotest.HalfReader},
-		{"the last data with io.EOF", iotest.DataErrReader},
-	} {
-		r := httptest.NewRequest(http.MethodPost, "/", wrap.wrap(strings.NewReader(body)))
+	for _, wrap := range faultio.Chunkings {
+		r := httptest.NewRequest(http.MethodPost, "/", wrap.Wrap(strings.NewReader(body)))
 		r.Header.Set("Content-Type", "application/www-form-urlencoded")
 		var ran bool
 		Rewrite(Options{DecodeForms: true})(http.HandlerFunc(func(_ http.ResponseWriter, r2 *http.Request) {
 			ran = true
-			assert.Equal(t, map[string][]string{"a": {"1"}, "b": {"é"}, "c": {""}, "d": {"x y"}}, map[string][]string(r2.PostForm), wrap.name)
+			assert.Equal(t, map[string][]string{"a": {"1"}, "b": {"é"}, "c": {""}, "d": {"x y"}}, map[string][]string(r2.PostForm), wrap.Name)
 			got, err := io.ReadAll(r2.Body)
-			assert.NoError(t, err, wrap.name)
-			assert.Equal(t, body, string(got), wrap.name)
+			assert.NoError(t, err, wrap.Name)
+			assert.Equal(t, body, string(got), wrap.Name)
 		})).ServeHTTP(httptest.NewRecorder(), r)
-		assert.True(t, ran, wrap.name)
+		assert.True(t, ran, wrap.Name)
 	}
 	for n := 0; n <= len(body); n++ {
 		for _, src := range faultio.Modes {

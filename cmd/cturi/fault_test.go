@@ -7,7 +7,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/cturi/cturi/internal/faultio"
 	"github.com/cturi/cturi/mailhdr"
@@ -39,21 +38,12 @@ func TestReadFaults(t *testing.T) {
 	for _, args := range [][]string{nil, {"-json"}} {
 		var want, wantErrs bytes.Buffer
 		wantCode := run(args, strings.NewReader(in), &want, &wantErrs)
-		for _, wrap := range []struct {
-			name string
-			wrap func(io.Reader) io.Reader
-		}{
-			{"one octet at a time", iotest.OneByteReader},
-			{"half of each read", iotest.HalfReader},
-			{"the last data with io.EOF", iotest.DataErrReader},
-			{"one octet at a time, the last with io.EOF", func(r io.Reader) io.Reader { return iotest.DataErrReader(iotest.OneByteReader(r)) }},
-			{"reads of no octets between", func(io.Reader) io.Reader { return &faultio.Reader{Data: in, Err: io.EOF, EmptyReads: true} }},
-		} {
+		for _, wrap := range faultio.Chunkings {
 			var out, errs bytes.Buffer
-			code := run(args, wrap.wrap(strings.NewReader(in)), &out, &errs)
-			assert.Equal(t, wantCode, code, "%v %s", args, wrap.name)
-			assert.Equal(t, want.String(), out.String(), "%v %s", args, wrap.name)
-			assert.Equal(t, wantErrs.String(), errs.String(), "%v %s", args, wrap.name)
+			code := run(args, wrap.Wrap(strings.NewReader(in)), &out, &errs)
+			assert.Equal(t, wantCode, code, "%v %s", args, wrap.Name)
+			assert.Equal(t, want.String(), out.String(), "%v %s", args, wrap.Name)
+			assert.Equal(t, wantErrs.String(), errs.String(), "%v %s", args, wrap.Name)
 		}
 		for n := 0; n <= len(in); n++ {
 			whole := in[:strings.LastIndexByte(in[:n], '\n')+1]

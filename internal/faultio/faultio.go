@@ -1,14 +1,15 @@
 // Package faultio has a reader and a writer that fail on purpose, for the
 // module's fault-injection tests: a source cut at any offset that reports
-// its error in each way an io.Reader may, and a writer that fails, takes
-// part of a write, or breaks the io.Writer contract. testing/iotest has
-// readers for chunking and for an error, but not these.
+// its error in each way an io.Reader may, a writer that fails, takes
+// part of a write, or breaks the io.Writer contract, and the ways to read
+// a source in other chunks (testing/iotest's among them) as one list.
 package faultio
 
 import (
 	"bytes"
 	"errors"
 	"io"
+	"testing/iotest"
 )
 
 // ErrFault is the error a Reader or Writer made by Mode.Cut or
@@ -148,4 +149,34 @@ var WriterModes = []WriterMode{
 // After returns a Writer that takes limit octets and then fails as m says.
 func (m WriterMode) After(limit int) *Writer {
 	return &Writer{Limit: limit, Err: m.Err, Partial: m.Partial, Over: m.Over}
+}
+
+// A Chunking reads a source in reads other than its own.
+type Chunking struct {
+	Name string
+	Wrap func(io.Reader) io.Reader
+}
+
+// Chunkings read a source one octet at a time, half of each read, with
+// its last data and io.EOF in one read, both of the first and the third,
+// and with a read of no octets and no error before each read.
+var Chunkings = []Chunking{
+	{"one octet at a time", iotest.OneByteReader},
+	{"half of each read", iotest.HalfReader},
+	{"the last data with io.EOF", iotest.DataErrReader},
+	{"one octet at a time, the last with io.EOF", func(r io.Reader) io.Reader { return iotest.DataErrReader(iotest.OneByteReader(r)) }},
+	{"reads of no octets between", func(r io.Reader) io.Reader { return &emptyReads{r: r} }},
+}
+
+// emptyReads returns no octets and no error every other read.
+type emptyReads struct {
+	r     io.Reader
+	empty bool
+}
+
+func (e *emptyReads) Read(p []byte) (int, error) {
+	if e.empty = !e.empty; e.empty {
+		return 0, nil
+	}
+	return e.r.Read(p)
 }

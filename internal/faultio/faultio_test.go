@@ -2,6 +2,7 @@ package faultio
 
 import (
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -102,4 +103,16 @@ func TestWriterEndlessLoop(t *testing.T) {
 			_, _ = w.Write([]byte("x"))
 		}
 	})
+}
+
+func TestChunkings(t *testing.T) {
+	const data = "abcdefghij"
+	for _, c := range Chunkings {
+		got, err := io.ReadAll(c.Wrap(strings.NewReader(data)))
+		require.NoError(t, err, c.Name)
+		assert.Equal(t, data, string(got), c.Name)
+	}
+	n, err := Chunkings[4].Wrap(strings.NewReader(data)).Read(make([]byte, 4))
+	assert.Equal(t, 0, n)
+	assert.NoError(t, err)
 }
