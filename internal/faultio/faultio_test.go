@@ -10,8 +10,8 @@ import (
 )
 
 // reads reads r to its first error, or to n reads past it, and returns
-// what it read, the first error, and what further reads gave.
-func reads(r io.Reader, after int) (got string, first error, later []string) {
+// what it read, what further reads gave, and the first error.
+func reads(r io.Reader, after int) (got string, later []string, first error) {
 	buf := make([]byte, 4)
 	for first == nil {
 		n, err := r.Read(buf)
@@ -22,7 +22,7 @@ func reads(r io.Reader, after int) (got string, first error, later []string) {
 		n, err := r.Read(buf)
 		later = append(later, string(buf[:n])+"|"+errString(err))
 	}
-	return got, first, later
+	return got, later, first
 }
 
 func errString(err error) string {
@@ -40,7 +40,7 @@ func TestModes(t *testing.T) {
 	}
 	require.Len(t, Modes, len(want))
 	for _, m := range Modes {
-		got, first, later := reads(m.Cut("abcdefgh", 3), 3)
+		got, later, first := reads(m.Cut("abcdefgh", 3), 3)
 		assert.Equal(t, "abc", got, m.Name)
 		assert.ErrorIs(t, first, ErrFault, m.Name)
 		assert.Equal(t, want[m.Name], later, m.Name)
