@@ -17,8 +17,10 @@ import (
 // raw bytes of every other field are kept, and so is the value of one
 // made with Header.Set or Add. (go-message cannot replace a field where
 // it stands, so the fields from the top down to the last one rewritten
-// are taken off and added back. Like Header.Set, this changes a header
-// copied by assignment too: keep an original with Header.Copy.) A
+// are taken off and added back, or, when more than a few are, every
+// field is added to a new header that replaces *h. Like Header.Set, this
+// may change a header copied by assignment too: keep an original with
+// Header.Copy.) A
 // rewritten field is folded with the field's own line ending (CRLF for a
 // field go-message created, which is what it writes).
 //
@@ -158,26 +160,36 @@ func rewriteHeader(h *textproto.Header, fr *fieldRewriter) (int, []*Problem, err
 	// go-message has no way to replace a field where it stands, and
 	// AddRaw (as Set) puts a field at the top: take off the fields from
 	// the top down to the last one rewritten, and add them back last to
-	// first. The fields below it stay where they are, untouched.
-	del := h.Fields()
-	for range last + 1 {
-		del.Next()
-		del.Del()
+	// first. The fields below it stay where they are, untouched. Taking a
+	// field off (HeaderFields.Del) costs time in proportion to the fields
+	// of its name, so a header of n Received fields above its
+	// Content-Type would cost O(n²): below more than a few fields, every
+	// field goes into a new header instead.
+	dst, from := h, last
+	if last < len(inline) {
+		del := h.Fields()
+		for range last + 1 {
+			del.Next()
+			del.Del()
+		}
+	} else {
+		dst, from = new(textproto.Header), len(raws)-1
 	}
-	for i := last; i >= 0; i-- {
+	for i := from; i >= 0; i-- {
 		f := raws[i]
-		h.AddRaw(f.raw)
-		if f.key != "" && h.Get(f.key) != f.value {
+		dst.AddRaw(f.raw)
+		if f.key != "" && dst.Get(f.key) != f.value {
 			// A field made with Header.Set or Add has no raw bytes:
 			// Raw formats it, and AddRaw would read back its value
 			// without the white space at either end or around a
 			// fold. Such a field is added as it was made.
-			top := h.Fields()
+			top := dst.Fields()
 			top.Next() // the field just added
 			top.Del()
-			h.Add(f.key, f.value)
+			dst.Add(f.key, f.value)
 		}
 	}
+	*h = *dst
 	return changed, problems, nil
 }
 
