@@ -225,9 +225,14 @@ func rewriteHeader(h *textproto.Header, fr *fieldRewriter) (int, []*Problem, err
 //
 // Of the limits of opts, only MaxProblems and MaxReportBytes apply:
 // go-message has read each header already, and Walk descends as deeply as
-// go-message does, which sets no depth limit. For untrusted mail, bound
-// the message's size before message.Read, or use Rewrite or NewReader,
-// where MaxDepth and the header limits apply.
+// go-message does, which sets no depth limit. go-message reads a part
+// through one reader for each multipart around it, so a walk takes time
+// in proportion to the message's size times its depth, and a message of
+// nested multiparts takes the square of its size: 720 KiB nested 10,707
+// deep kept a core busy for 35 s. For untrusted mail, use Rewrite or
+// NewReader, where MaxDepth and the header limits apply and time is
+// linear, or bound the message's size before message.Read with that
+// square in mind.
 func Walk(e *message.Entity, opts Options, fn message.WalkFunc) (Report, error) {
 	if err := opts.check(); err != nil {
 		return Report{}, err
