@@ -175,18 +175,31 @@ func rewriteHeader(h *textproto.Header, fr *fieldRewriter) (int, []*Problem, err
 	} else {
 		dst, from = new(textproto.Header), len(raws)-1
 	}
+	// A field made with Header.Set or Add has no raw bytes: Raw formats
+	// it, and AddRaw would read back its value without the white space at
+	// either end or around a fold. Such a field is added as it was made.
+	// Whether a field's raw bytes read back is tried where they are added
+	// and the field taken off again if not, but in a new header, where
+	// that would cost as much as in h, in probe, which holds one field.
+	try := dst
+	var probe textproto.Header
+	if dst != h {
+		try = &probe
+	}
 	for i := from; i >= 0; i-- {
 		f := raws[i]
-		dst.AddRaw(f.raw)
-		if f.key != "" && dst.Get(f.key) != f.value {
-			// A field made with Header.Set or Add has no raw bytes:
-			// Raw formats it, and AddRaw would read back its value
-			// without the white space at either end or around a
-			// fold. Such a field is added as it was made.
-			top := dst.Fields()
+		try.AddRaw(f.raw)
+		asMade := f.key != "" && try.Get(f.key) != f.value
+		if asMade || try != dst {
+			top := try.Fields()
 			top.Next() // the field just added
 			top.Del()
+		}
+		switch {
+		case asMade:
 			dst.Add(f.key, f.value)
+		case try != dst:
+			dst.AddRaw(f.raw)
 		}
 	}
 	*h = *dst
