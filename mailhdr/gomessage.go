@@ -123,11 +123,7 @@ func onePlus(path []int) Path {
 // (Walk makes one for all the headers it rewrites, whose scratch space
 // they then share).
 func rewriteHeader(h *textproto.Header, fr *fieldRewriter) (int, []*Problem, error) {
-	type field struct {
-		raw        []byte
-		key, value string // of a field kept as it was
-	}
-	var inline [8]field // a part's header, without an allocation
+	var inline [8]headerField // a part's header, without an allocation
 	raws := inline[:0]
 	changed, last := 0, -1 // last: the index of the last field rewritten
 	var problems []*Problem
@@ -137,7 +133,7 @@ func rewriteHeader(h *textproto.Header, fr *fieldRewriter) (int, []*Problem, err
 			return 0, nil, fmt.Errorf("mailhdr: %w", err)
 		}
 		if !strings.EqualFold(fields.Key(), "Content-Type") {
-			raws = append(raws, field{raw, fields.Key(), fields.Value()})
+			raws = append(raws, headerField{raw, fields.Key(), fields.Value()})
 			continue
 		}
 		out, oc := fr.rewrite(nil, raw, "\r\n")
@@ -149,9 +145,9 @@ func rewriteHeader(h *textproto.Header, fr *fieldRewriter) (int, []*Problem, err
 		}
 		if oc.rewritten {
 			changed, last = changed+1, len(raws)
-			raws = append(raws, field{raw: out})
+			raws = append(raws, headerField{raw: out})
 		} else {
-			raws = append(raws, field{raw, fields.Key(), fields.Value()})
+			raws = append(raws, headerField{raw, fields.Key(), fields.Value()})
 		}
 	}
 	if changed == 0 {
@@ -165,45 +161,53 @@ func rewriteHeader(h *textproto.Header, fr *fieldRewriter) (int, []*Problem, err
 	// of its name, so a header of n Received fields above its
 	// Content-Type would cost O(n²): below more than a few fields, every
 	// field goes into a new header instead.
-	dst, from := h, last
 	if last < len(inline) {
 		del := h.Fields()
 		for range last + 1 {
 			del.Next()
 			del.Del()
 		}
-	} else {
-		dst, from = new(textproto.Header), len(raws)-1
-	}
-	// A field made with Header.Set or Add has no raw bytes: Raw formats
-	// it, and AddRaw would read back its value without the white space at
-	// either end or around a fold. Such a field is added as it was made.
-	// Whether a field's raw bytes read back is tried where they are added
-	// and the field taken off again if not, but in a new header, where
-	// that would cost as much as in h, in probe, which holds one field.
-	try := dst
-	var probe textproto.Header
-	if dst != h {
-		try = &probe
-	}
-	for i := from; i >= 0; i-- {
-		f := raws[i]
-		try.AddRaw(f.raw)
-		asMade := f.key != "" && try.Get(f.key) != f.value
-		if asMade || try != dst {
-			top := try.Fields()
-			top.Next() // the field just added
-			top.Del()
+		for i := last; i >= 0; i-- {
+			addBack(h, h, raws[i])
 		}
-		switch {
-		case asMade:
-			dst.Add(f.key, f.value)
-		case try != dst:
-			dst.AddRaw(f.raw)
-		}
+		return changed, problems, nil
 	}
-	*h = *dst
+	var dst, probe textproto.Header
+	for i := len(raws) - 1; i >= 0; i-- {
+		addBack(&dst, &probe, raws[i])
+	}
+	*h = dst
 	return changed, problems, nil
+}
+
+// headerField is a field rewriteHeader holds to add back: the raw bytes
+// of a field rewritten, or of one kept as it was, with its key and value.
+type headerField struct {
+	raw        []byte
+	key, value string // of a field kept as it was
+}
+
+// addBack adds f at the top of dst. A field made with Header.Set or Add
+// has no raw bytes: Raw formats it, and AddRaw would read back its value
+// without the white space at either end or around a fold, so such a
+// field is added as it was made. Whether f's raw bytes read back is tried
+// in try, which is dst itself or a header of that one field: taking a
+// field off a header (HeaderFields.Del) costs time in proportion to its
+// fields of that name.
+func addBack(dst, try *textproto.Header, f headerField) {
+	try.AddRaw(f.raw)
+	readsBack := f.key == "" || try.Get(f.key) == f.value
+	if try == dst && readsBack {
+		return
+	}
+	top := try.Fields()
+	top.Next() // the field just added
+	top.Del()
+	if readsBack {
+		dst.AddRaw(f.raw)
+	} else {
+		dst.Add(f.key, f.value)
+	}
 }
 
 // Walk walks e as message.Entity.Walk does (consuming it), rewriting each
