@@ -534,3 +534,46 @@ func TestUnformattableField(t *testing.T) {
 	assert.Zero(t, rep.Rewritten)
 	assert.Equal(t, "text/plain", e.Header.Get("Content-Type"))
 }
+
+// TestWalkDepthLimit: Walk stops at a part nested deeper than MaxDepth,
+// before fn sees it, with a *Problem of KindTooDeep at the multipart at
+// the limit (as Rewrite reports it), listed in the Report too; at the
+// limit or without one, it walks every part. go-message reads a part
+// through a reader for each multipart around it, so without the limit a
+// walk takes time in the square of the depth.
+func TestWalkDepthLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		depth, maxDepth int
+		visits          int // the entities fn sees
+		stopped         bool
+	}{
+		{"under the limit", 2, 3, 3, false},
+		{"at the limit", 3, 3, 4, false},
+		{"past the limit", 5, 3, 4, true},
+		{"the default", 150, 0, DefaultMaxDepth + 1, true},
+		{"no limit", 150, -1, 151, false},
+	} {
+		e, err := message.Read(strings.NewReader(nested(tc.depth, true)))
+		require.NoError(t, err, tc.name)
+		visits := 0
+		rep, err := Walk(e, Options{MaxDepth: tc.maxDepth}, func([]int, *message.Entity, error) error {
+			visits++
+			return nil
+		})
+		assert.Equal(t, tc.visits, visits, tc.name)
+		assert.Equal(t, tc.visits, rep.Entities, tc.name)
+		if !tc.stopped {
+			require.NoError(t, err, tc.name)
+			assert.Empty(t, rep.Problems, tc.name)
+			continue
+		}
+		require.ErrorIs(t, err, ErrTooDeep, tc.name)
+		p, ok := errors.AsType[*Problem](err)
+		require.True(t, ok, tc.name)
+		limit := limitOf(tc.maxDepth, DefaultMaxDepth)
+		assert.Len(t, p.Path, limit, "%s: the multipart at the limit", tc.name)
+		assert.Equal(t, []Problem{*p}, rep.Problems, tc.name)
+		assert.EqualError(t, err, "mailhdr: "+p.Path.String()+": too-deep: "+tooDeepWalkDetail, tc.name)
+	}
+}

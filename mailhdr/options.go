@@ -123,7 +123,8 @@ type Options struct {
 	// descended into; the top-level message is depth 0. An entity at the
 	// limit still has its header rewritten, but its body is passed
 	// through unexamined. 0 means DefaultMaxDepth; a negative value means
-	// no limit. Walk, which descends as go-message does, does not apply it.
+	// no limit. Walk, which cannot pass a part through, stops at a part
+	// nested deeper, with an error.
 	MaxDepth int
 	// MaxProblems bounds how many problems a Report lists; the others are
 	// only counted (Report.Omitted). 0 means DefaultMaxProblems; a
