@@ -144,9 +144,15 @@ func TestWriterFaults(t *testing.T) {
 // TestWriteToDrainFaults: WriteTo after a Read that left output buffered
 // writes that first; a writer that breaks the io.Writer contract there
 // gives an error too, not a panic (bytes.Buffer.WriteTo panics on a count
-// past the write) or a silent short write.
+// past the write) or a silent short write. The octets w did not take are
+// still the Reader's: a Read after the error goes on from the first of
+// them (what the scanner wrote to a writer that failed, WriteTo cannot
+// give back: TestReaderWriteToBrokenWriter).
 func TestWriteToDrainFaults(t *testing.T) {
 	const in = "Subject: x\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\nbody\r\n"
+	var want bytes.Buffer
+	_, err := Rewrite(&want, strings.NewReader(in), Options{})
+	require.NoError(t, err)
 	for _, w := range []*faultio.Writer{{Limit: 3}, {Limit: 3, Over: true}} {
 		r := NewReader(strings.NewReader(in), Options{})
 		_, err := io.ReadFull(r, make([]byte, 5))
@@ -157,6 +163,9 @@ func TestWriteToDrainFaults(t *testing.T) {
 		if !w.Over {
 			assert.ErrorIs(t, err, io.ErrShortWrite)
 			assert.Equal(t, int64(3), n)
+			rest, err := io.ReadAll(r)
+			require.NoError(t, err)
+			assert.Equal(t, want.String()[5+3:], string(rest), "the octets the writer did not take")
 		}
 		assert.LessOrEqual(t, n, int64(3))
 	}

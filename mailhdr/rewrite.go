@@ -105,7 +105,11 @@ func (r *Reader) advance() {
 }
 
 // WriteTo writes the rest of the rewritten message to w without an
-// intermediate copy; io.Copy uses it.
+// intermediate copy; io.Copy uses it. After an error writing to w, every
+// later Read or WriteTo returns that error, since the octets w did not
+// take are lost, unless the error came writing output that an earlier
+// Read left buffered: a Read then goes on from the first octet w did not
+// take.
 func (r *Reader) WriteTo(w io.Writer) (int64, error) {
 	cw := &checkedio.Writer{W: w}
 	if _, err := r.buf.WriteTo(cw); err != nil {

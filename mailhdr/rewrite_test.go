@@ -85,7 +85,8 @@ func TestReaderWriteToAfterRead(t *testing.T) {
 // TestReaderWriteToBrokenWriter: an error writing the rewritten message
 // stops WriteTo, which returns it and the octets the writer took, and
 // every later Read or WriteTo returns it too: the Reader cannot go on
-// from a point the writer did not reach.
+// from a point the writer did not reach. (Output that a Read left
+// buffered is the Reader's still: TestWriteToDrainFaults.)
 func TestReaderWriteToBrokenWriter(t *testing.T) {
 	in := "Subject: x\r\nContent-Type: text/plain\r\n\r\n" + strings.Repeat("body line\r\n", 20000)
 	var want bytes.Buffer
