@@ -468,3 +468,13 @@ func TestProbedFieldSetAgain(t *testing.T) {
 		})
 	}
 }
+
+// Rewrite given a nil handler panics when it wraps it, as http.Handle
+// does, instead of building a handler that panics on each request it
+// does not reject (one with a label it cannot map still got its 415).
+func TestRewriteNilHandler(t *testing.T) {
+	for _, opts := range []Options{{}, {Response: Leave}, {Request: Leave, Response: Leave}} {
+		mw := Rewrite(opts)
+		assert.PanicsWithValue(t, "middleware: Rewrite: nil handler", func() { mw(nil) }, "%+v", opts)
+	}
+}

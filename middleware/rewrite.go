@@ -9,7 +9,10 @@ import (
 // Rewrite returns middleware that rewrites the Content-Type labels of
 // requests and responses as opts says (see Options for the defaults). It
 // has the shape chi's Use, gorilla/mux's Use and plain handler chains
-// expect. It panics if opts holds an invalid Mode, Policy or scheme name.
+// expect. It panics if opts holds an invalid Mode, Policy or scheme name,
+// and the function it returns panics if given a nil handler, as
+// http.Handle does: both are programming errors, reported when the chain
+// is built rather than per request.
 //
 // Put it before anything that reads the request's Content-Type or body
 // (gorilla's ContentTypeHandler, body parsers), inside logging and
@@ -18,6 +21,9 @@ import (
 func Rewrite(opts Options) func(http.Handler) http.Handler {
 	rw := newRewriter(opts)
 	return func(next http.Handler) http.Handler {
+		if next == nil {
+			panic("middleware: Rewrite: nil handler")
+		}
 		return &handler{rw: rw, next: next}
 	}
 }
