@@ -127,8 +127,15 @@ func status(kind string) int {
 	return http.StatusUnsupportedMediaType
 }
 
-// Unwrap returns Err.
-func (e *Error) Unwrap() error { return e.Err }
+// Unwrap returns Err, and nil for a nil *Error, so that errors.Is and
+// errors.As (and so mapping.KindOf) walk past a caller's typed nil
+// instead of panicking, as they do past mapping's and urlencoded's.
+func (e *Error) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
 
 // Kind names the cause: the SPEC error kind of a mapping error ("ctl",
 // "bad-mime-type", ...); "multiple-labels", "too-long",

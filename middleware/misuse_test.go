@@ -3,6 +3,8 @@ package middleware
 import (
 	"bufio"
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"mime/multipart"
 	"net"
@@ -477,4 +479,29 @@ func TestRewriteNilHandler(t *testing.T) {
 		mw := Rewrite(opts)
 		assert.PanicsWithValue(t, "middleware: Rewrite: nil handler", func() { mw(nil) }, "%+v", opts)
 	}
+}
+
+// A typed nil *Error, which a caller's code can put in an error, is walked
+// past as mapping's and urlencoded's are: errors.Is, errors.As and
+// mapping.KindOf find nothing in it instead of panicking.
+func TestTypedNilError(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		err  error
+	}{
+		{"bare", (*Error)(nil)},
+		{"wrapped", fmt.Errorf("handler: %w", (*Error)(nil))},
+		{"joined", errors.Join(errors.New("other"), (*Error)(nil))},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			require.NotPanics(t, func() {
+				assert.NotErrorIs(t, tt.err, ErrLabelTooLong)
+				assert.NotErrorIs(t, tt.err, mapping.ErrCTL)
+				_, ok := errors.AsType[*mapping.Error](tt.err)
+				assert.False(t, ok)
+				assert.Equal(t, mapping.Kind(0), mapping.KindOf(tt.err))
+			})
+		})
+	}
+	assert.Nil(t, (*Error)(nil).Unwrap())
 }
