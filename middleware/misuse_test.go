@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
 	"os"
 	"strings"
 	"testing"
@@ -504,4 +505,90 @@ func TestTypedNilError(t *testing.T) {
 		})
 	}
 	assert.Nil(t, (*Error)(nil).Unwrap())
+}
+
+// A request whose Header, Body or URL is nil (built by hand in a test, or
+// by another middleware) is served as one with an empty header, no body
+// or no URL: the label is mapped or refused as usual, a form is decoded
+// only from a body there is, and nothing panics.
+func TestRequestWithNilParts(t *testing.T) {
+	const form = "application/www-form-urlencoded"
+	for _, tt := range []struct {
+		name   string
+		label  string
+		strip  func(*http.Request)
+		opts   Options
+		code   int
+		seen   string // the Content-Type the handler saw
+		labels bool   // RequestLabels' ok
+		form   string // r.PostForm as the handler saw it, when decoded
+	}{
+		{"nil header", "", func(r *http.Request) { r.Header = nil }, Options{}, 200, "", false, ""},
+		{"nil header, ToURI both ways", "", func(r *http.Request) { r.Header = nil }, Options{Request: ToURI, Response: ToURI}, 200, "", false, ""},
+		{"nil header, forms", "", func(r *http.Request) { r.Header = nil }, Options{DecodeForms: true}, 200, "", false, ""},
+		{"nil body, mapped", "ContentType:text/plain", func(r *http.Request) { r.Body = nil }, Options{}, 200, "text/plain", true, ""},
+		{"nil body, form label", form, func(r *http.Request) { r.Body = nil }, Options{DecodeForms: true}, 200, form, false, ""},
+		{"nil body, mapped form label", "ContentType:" + form, func(r *http.Request) { r.Body = nil }, Options{DecodeForms: true}, 200, form, true, ""},
+		{"nil URL, mapped", "ContentType:text/plain", func(r *http.Request) { r.URL = nil }, Options{}, 200, "text/plain", true, ""},
+		{"nil URL, rejected", "ContentType:text", func(r *http.Request) { r.URL = nil }, Options{}, 415, "", false, ""},
+		{"nil URL, form decoded", form, func(r *http.Request) { r.URL = nil }, Options{DecodeForms: true}, 200, form, false, "map[a:[1] b:[2]]"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader("a=1;b=2"))
+			if tt.label != "" {
+				r.Header.Set("Content-Type", tt.label)
+			}
+			tt.strip(r)
+			w := httptest.NewRecorder()
+			ran := false
+			require.NotPanics(t, func() {
+				Rewrite(tt.opts)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					ran = true
+					assert.Equal(t, tt.seen, r.Header.Get("Content-Type"))
+					_, ok := RequestLabels(r)
+					assert.Equal(t, tt.labels, ok)
+					if tt.form != "" {
+						assert.Equal(t, tt.form, fmt.Sprint(r.PostForm))
+					}
+				})).ServeHTTP(w, r)
+			})
+			assert.Equal(t, tt.code, w.Code)
+			assert.Equal(t, tt.code == 200, ran)
+		})
+	}
+}
+
+// The proxy hooks take what httputil.ReverseProxy and a RoundTripper may
+// hand them: an outgoing request or a response without a header, and a
+// response without its Request, which a RoundTripper need not set. OnError
+// then gets a nil *http.Request, as its documentation says.
+func TestProxyHooksWithNilParts(t *testing.T) {
+	out := &http.Request{}
+	require.NotPanics(t, func() { ProxyRewrite(Options{Request: ToURI}, nil)(&httputil.ProxyRequest{Out: out}) })
+	assert.Nil(t, out.Header)
+
+	res := &http.Response{}
+	require.NotPanics(t, func() { assert.NoError(t, ProxyModifyResponse(Options{Response: ToURI}, nil)(res)) })
+	assert.Nil(t, res.Header)
+
+	res = &http.Response{Header: http.Header{"Content-Type": {"text/plain"}}}
+	require.NoError(t, ProxyModifyResponse(Options{Response: ToURI}, nil)(res))
+	assert.Equal(t, "ContentType:text/plain", res.Header.Get("Content-Type"))
+	assert.Equal(t, "nosniff", res.Header.Get("X-Content-Type-Options"))
+
+	for _, policy := range []Policy{Reject, PassThrough} {
+		calls := 0
+		var got *http.Request = out
+		opts := Options{Unmappable: policy, OnError: func(r *http.Request, err error) { calls, got = calls+1, r }}
+		res = &http.Response{Header: http.Header{"Content-Type": {"ContentType:text"}}}
+		err := ProxyModifyResponse(opts, nil)(res)
+		if policy == Reject {
+			assert.ErrorIs(t, err, mapping.ErrBadMIMEType)
+		} else {
+			assert.NoError(t, err)
+		}
+		assert.Equal(t, 1, calls)
+		assert.Nil(t, got, "OnError gets the response's Request, nil here")
+		assert.Equal(t, "ContentType:text", res.Header.Get("Content-Type"))
+	}
 }

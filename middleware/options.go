@@ -144,7 +144,9 @@ type Options struct {
 	// OnError, if not nil, is called with every label that cannot be
 	// mapped, on either side, and every form body that DecodeForms cannot
 	// decode, before the policy applies; err is an *Error. It must not
-	// write to the response. For a proxied response r is the outgoing
-	// request.
+	// write to the response. From the proxy hooks r is the outgoing
+	// request: ProxyRequest.Out for ProxyRewrite, and for
+	// ProxyModifyResponse the Response's Request, which is nil when the
+	// proxy's Transport did not set it (a RoundTripper need not).
 	OnError func(r *http.Request, err error)
 }
