@@ -33,8 +33,12 @@ import (
 // Content-Type fields are still rewritten and counted. Or it wraps the
 // error go-message returned for a field it cannot format, or wraps
 // ErrUnknownTarget (errors.Is): then h is unchanged and the count is 0. The limits
-// of opts do not apply: h is in memory already.
+// of opts do not apply: h is in memory already. RewriteHeader panics if h
+// is nil.
 func RewriteHeader(h *textproto.Header, opts Options) (int, error) {
+	if h == nil {
+		panic("mailhdr: RewriteHeader: nil header")
+	}
 	if err := opts.check(); err != nil {
 		return 0, err
 	}
@@ -59,8 +63,11 @@ func RewriteHeader(h *textproto.Header, opts Options) (int, error) {
 // URI to package mapping; Label gives the URI back. It returns "" if h
 // has no Content-Type field, and an error only for a field made with
 // Header.Set that go-message cannot format. The label is not checked: map
-// it with package mapping.
+// it with package mapping. Label panics if h is nil.
 func Label(h *textproto.Header) (string, error) {
+	if h == nil {
+		panic("mailhdr: Label: nil header")
+	}
 	raw, err := h.Raw("Content-Type")
 	if err != nil {
 		return "", fmt.Errorf("mailhdr: %w", err)
@@ -251,7 +258,14 @@ func addBack(dst, try *textproto.Header, f headerField) {
 // Report too, with the path of the multipart at the limit; the parts
 // after it are not walked. Rewrite and NewReader pass such a part
 // through instead, and go on.
+//
+// Walk panics if fn is nil, before it rewrites anything. A nil e is
+// walked as go-message's Walk walks it, as no entity: fn is not called,
+// and the Report is empty.
 func Walk(e *message.Entity, opts Options, fn message.WalkFunc) (Report, error) {
+	if fn == nil {
+		panic("mailhdr: Walk: nil fn")
+	}
 	if err := opts.check(); err != nil {
 		return Report{}, err
 	}

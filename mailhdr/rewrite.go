@@ -45,7 +45,16 @@ import (
 // through a 64 KiB buffer, and only Content-Type and
 // Content-Transfer-Encoding fields are held (up to Options.MaxFieldBytes).
 // Time is linear in the size of the input, whatever its nesting.
+//
+// Rewrite panics if dst or src is nil, before it reads or writes
+// anything.
 func Rewrite(dst io.Writer, src io.Reader, opts Options) (Report, error) {
+	switch {
+	case dst == nil:
+		panic("mailhdr: Rewrite: nil dst")
+	case src == nil:
+		panic("mailhdr: Rewrite: nil src")
+	}
 	if err := opts.check(); err != nil {
 		return Report{}, err
 	}
@@ -78,8 +87,11 @@ type Reader struct {
 
 // NewReader returns a Reader of the message read from src, rewritten as
 // opts says. If opts.To is not a Target, Read returns an error wrapping
-// ErrUnknownTarget without reading src.
+// ErrUnknownTarget without reading src. NewReader panics if src is nil.
 func NewReader(src io.Reader, opts Options) *Reader {
+	if src == nil {
+		panic("mailhdr: NewReader: nil src")
+	}
 	r := &Reader{err: opts.check()}
 	r.s = newScanner(src, &r.buf, &opts)
 	return r
