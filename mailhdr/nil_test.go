@@ -2,10 +2,13 @@ package mailhdr
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"strings"
 	"testing"
 
 	message "github.com/emersion/go-message"
+	"github.com/emersion/go-message/textproto"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -65,4 +68,59 @@ func TestNilArgumentsPanicFirst(t *testing.T) {
 	assert.False(t, called)
 	assert.Equal(t, Report{}, rep)
 	require.NoError(t, (*message.Entity)(nil).Walk(walkFn), "go-message's own")
+}
+
+// Zero values of the types a caller can make are ready to use, except
+// Reader (make it with NewReader) and a nil *Problem, whose methods are
+// value methods.
+func TestZeroValues(t *testing.T) {
+	var h textproto.Header
+	n, err := RewriteHeader(&h, Options{})
+	assert.NoError(t, err)
+	assert.Zero(t, n)
+	label, err := Label(&h)
+	assert.NoError(t, err)
+	assert.Empty(t, label)
+
+	rep, err := Walk(&message.Entity{}, Options{}, func([]int, *message.Entity, error) error { return nil })
+	assert.NoError(t, err)
+	assert.Equal(t, Report{Entities: 1}, rep)
+
+	var out bytes.Buffer
+	rep, err = Rewrite(&out, strings.NewReader(""), Options{})
+	assert.NoError(t, err)
+	assert.True(t, rep.OK())
+	assert.Zero(t, out.Len())
+
+	assert.True(t, Report{}.OK())
+	assert.NoError(t, Report{}.Err())
+	assert.Equal(t, "mailhdr: top: Kind(0)", Problem{}.Error())
+	assert.Empty(t, Problem{}.Unwrap())
+	assert.Equal(t, "top", Path(nil).String())
+	assert.Equal(t, "Kind(0)", Kind(0).String())
+	assert.Equal(t, "Target(9)", Target(9).String())
+	err = Report{Problems: []Problem{{}}}.Err()
+	assert.EqualError(t, err, "mailhdr: top: Kind(0)")
+	for _, s := range []error{ErrMapping, ErrSigned, ErrTooDeep} {
+		assert.NotErrorIs(t, err, s, "a kind made by hand matches no sentinel")
+	}
+
+	// Zero Options are the defaults; negative limits are no limits.
+	for _, o := range []Options{{}, {MaxHeaderBytes: -1, MaxFieldBytes: -1, MaxDepth: -1, MaxProblems: -1, MaxReportBytes: -1}} {
+		out.Reset()
+		rep, err = Rewrite(&out, strings.NewReader(nilTestMessage), o)
+		require.NoError(t, err)
+		assert.Equal(t, Report{Entities: 1, Rewritten: 1}, rep)
+		assert.Equal(t, "Content-Type: ContentType:text/plain\r\n\r\nbody\r\n", out.String())
+	}
+
+	var r Reader
+	assert.Panics(t, func() { _, _ = r.Read(make([]byte, 8)) }, "a Reader is made with NewReader")
+	assert.Panics(t, func() { r.Report() })
+	assert.Panics(t, func() { _, _ = r.WriteTo(io.Discard) })
+
+	// A nil *Problem is no error: Problem's methods are value methods, so
+	// calling one through a nil pointer panics, in errors.Is too.
+	var p *Problem
+	assert.Panics(t, func() { _ = errors.Is(p, ErrSigned) })
 }

@@ -183,7 +183,9 @@ func (p Path) String() string {
 }
 
 // Problem is one thing a rewrite could not do. It is an error; it unwraps
-// to the sentinel of its Kind and to Err.
+// to the sentinel of its Kind and to Err. Its methods are value methods
+// (see Error), so a nil *Problem is no error: calling one of them through
+// it panics, and so do errors.Is and errors.As on an error that holds one.
 type Problem struct {
 	// Path is the entity the problem is in.
 	Path Path

@@ -78,7 +78,8 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (Report, error) {
 // Reader is the rewritten message read from a source message: reading it
 // returns what Rewrite would write. It plugs a rewrite into a pipeline
 // that takes an io.Reader, such as go-smtp's Session.Data or
-// http.Request.Body.
+// http.Request.Body. Make one with NewReader: the zero Reader has no
+// source, and its methods panic.
 type Reader struct {
 	s   *scanner
 	buf bytes.Buffer // output the scanner wrote and Read has not returned
