@@ -4,7 +4,8 @@ import "slices"
 
 // Option changes how a label is mapped. Options are flags: pass any number,
 // in any order; repeating one has no further effect. No option is the SPEC
-// default.
+// default. A bit that none of the constants below holds has no effect, so
+// Option(0) is no option.
 type Option uint8
 
 const (
