@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cturi/cturi/internal/checkedio"
 	"github.com/cturi/cturi/internal/printable"
 	"github.com/emersion/go-smtp"
 )
@@ -150,15 +151,12 @@ func WriterDeliver(w io.Writer) Deliver {
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		// A short count without an error, which the io.Writer contract
-		// forbids, is an error: it would lose part of the line unseen
-		// (io.Copy below checks its own writes so).
+		// A short count without an error, or a count past the line,
+		// which the io.Writer contract forbids, is an error: it would
+		// lose part of the line unseen (io.Copy below checks its own
+		// writes so).
 		line := fmt.Sprintf("=== message from <%s> to %q\n", printable.Token(from), to)
-		n, lerr := io.WriteString(w, line)
-		if lerr == nil && n < len(line) {
-			lerr = io.ErrShortWrite
-		}
-		if lerr != nil {
+		if _, lerr := (&checkedio.Writer{W: w}).Write([]byte(line)); lerr != nil {
 			return lerr
 		}
 		if _, werr := io.Copy(w, spool); err == nil {

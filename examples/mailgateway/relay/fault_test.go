@@ -58,21 +58,26 @@ func TestDataReadErrorAnywhere(t *testing.T) {
 }
 
 // TestWriterDeliverWriteFaults: WriterDeliver fails when its writer
-// fails, or takes less than it was given, anywhere in what it writes (the
-// line before the message included), once or for good, and returns that
-// error, or io.ErrShortWrite for a short count without one.
+// fails, takes less than it was given, or claims more, anywhere in what
+// it writes (the line before the message included), once or for good,
+// and returns that error, io.ErrShortWrite for a short count without
+// one, or an error for a count past the write (as io.Copy has them).
 func TestWriterDeliverWriteFaults(t *testing.T) {
 	const head = "=== message from <a@example.com> to [\"b@example.net\"]\n"
 	for _, limit := range []int{0, 1, len(head) - 1, len(head), len(head) + 1, len(head) + len(msg) - 1} {
-		for _, werr := range []error{faultio.ErrFault, nil} {
+		for _, mode := range faultio.WriterModes {
 			for _, once := range []bool{false, true} {
-				what := fmt.Sprintf("after %d octets, error %v, once %v", limit, werr, once)
-				w := &faultio.Writer{Limit: limit, Err: werr, Partial: true, Once: once}
+				what := fmt.Sprintf("%s after %d octets, once %v", mode.Name, limit, once)
+				w := mode.After(limit)
+				w.Once = once
 				err := WriterDeliver(w)("a@example.com", []string{"b@example.net"}, strings.NewReader(msg))
-				if werr == nil {
+				switch {
+				case mode.Err != nil:
+					assert.ErrorIs(t, err, mode.Err, what)
+				case !mode.Over:
 					assert.ErrorIs(t, err, io.ErrShortWrite, what)
-				} else {
-					assert.ErrorIs(t, err, werr, what)
+				default:
+					assert.Error(t, err, what)
 				}
 				if !once {
 					assert.True(t, strings.HasPrefix(head+msg, w.String()), "%s: %q", what, w.String())
