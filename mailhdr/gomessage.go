@@ -240,7 +240,8 @@ func addBack(dst, try *textproto.Header, f headerField) {
 //
 // The Report lists the fields not rewritten, with go-message's 0-based
 // part indices turned into Path's 1-based numbers. The error is the one
-// fn or go-message returned, or one wrapping ErrUnknownTarget for an
+// fn or go-message returned, a *Problem of KindTooDeep for a part nested
+// deeper than MaxDepth (below), or one wrapping ErrUnknownTarget for an
 // Options.To that names no Target (then fn is not called). go-message's
 // error for a malformed part header quotes the line as it is, so when its
 // message holds characters that do not print (a CR or LF, ESC, a bidi

@@ -63,7 +63,8 @@ const (
 	// through unexamined.
 	KindFieldTooLarge
 	// KindTooDeep: a multipart or encapsulated message nested deeper than
-	// MaxDepth; it is passed through unexamined.
+	// MaxDepth; it is passed through unexamined (Walk, which cannot pass
+	// a part through, stops there instead).
 	KindTooDeep
 	// KindStructureChange: a Content-Type field whose rewritten form
 	// would have its body read as another structure: a multipart with
