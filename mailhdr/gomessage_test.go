@@ -576,4 +576,27 @@ func TestWalkDepthLimit(t *testing.T) {
 		assert.Equal(t, []Problem{*p}, rep.Problems, tc.name)
 		assert.EqualError(t, err, "mailhdr: "+p.Path.String()+": too-deep: "+tooDeepWalkDetail, tc.name)
 	}
+
+	// The multipart at the limit after other parts: Walk names it by the
+	// Path Rewrite gives its too-deep problem.
+	const msg = "Content-Type: multipart/mixed; boundary=a\r\n\r\n" +
+		"--a\r\nContent-Type: text/plain\r\n\r\nx\r\n" +
+		"--a\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n" +
+		"--b\r\nContent-Type: text/plain\r\n\r\ny\r\n" +
+		"--b\r\nContent-Type: multipart/alternative; boundary=c\r\n\r\n" +
+		"--c\r\nContent-Type: text/plain\r\n\r\nz\r\n--c--\r\n" +
+		"--b--\r\n--a--\r\n"
+	for _, maxDepth := range []int{1, 2} {
+		rep, err := Rewrite(io.Discard, strings.NewReader(msg), Options{MaxDepth: maxDepth})
+		require.NoError(t, err)
+		require.Len(t, rep.Problems, 1)
+		require.Equal(t, KindTooDeep, rep.Problems[0].Kind)
+		e, err := message.Read(strings.NewReader(msg))
+		require.NoError(t, err)
+		wrep, err := Walk(e, Options{MaxDepth: maxDepth}, func([]int, *message.Entity, error) error { return nil })
+		p, ok := errors.AsType[*Problem](err)
+		require.True(t, ok, "MaxDepth %d: %v", maxDepth, err)
+		assert.Equal(t, rep.Problems[0].Path, p.Path, "MaxDepth %d", maxDepth)
+		assert.Equal(t, rep.Rewritten, wrep.Rewritten, "MaxDepth %d: the fields rewritten before the stop", maxDepth)
+	}
 }
