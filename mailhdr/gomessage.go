@@ -20,9 +20,8 @@ import (
 // are taken off and added back, or, when more than a few are, every
 // field is added to a new header that replaces *h. Like Header.Set, this
 // may change a header copied by assignment too: keep an original with
-// Header.Copy.) A
-// rewritten field is folded with the field's own line ending (CRLF for a
-// field go-message created, which is what it writes).
+// Header.Copy.) A rewritten field is folded with the field's own line
+// ending (CRLF for a field go-message created, which is what it writes).
 //
 // The error, if not nil, is one of two sorts. It may join a *Problem for
 // each Content-Type field that does not map, fold or keep its structure
