@@ -56,9 +56,7 @@ func TestReadFaults(t *testing.T) {
 			} {
 				what := fmt.Sprintf("%v cut at %d, error %s", args, n, src.Name)
 				var out, errs bytes.Buffer
-				r := src.Cut(in, n)
-				r.EmptyReads = true
-				code := run(args, r, &out, &errs)
+				code := run(args, faultio.EmptyReads(src.Cut(in, n)), &out, &errs)
 				assert.Equal(t, exitFailed, code, what)
 				assert.Equal(t, wantCut.String(), out.String(), what)
 				assert.Equal(t, wantCutErrs.String()+"cturi: reading standard input: fault injected\n", errs.String(), what)
@@ -84,9 +82,7 @@ func TestMailReadFaults(t *testing.T) {
 			src.Chunk = 7
 			what := fmt.Sprintf("cut at %d, error %s", n, src.Name)
 			var out, errs bytes.Buffer
-			r := src.Cut(msg, n)
-			r.EmptyReads = true
-			code := run([]string{"mail"}, r, &out, &errs)
+			code := run([]string{"mail"}, faultio.EmptyReads(src.Cut(msg, n)), &out, &errs)
 			assert.Equal(t, exitFailed, code, what)
 			assert.Equal(t, want.String(), out.String(), what)
 			assert.True(t, strings.HasSuffix(errs.String(), "cturi mail: fault injected\n"), "%s: %q", what, errs.String())

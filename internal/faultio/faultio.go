@@ -21,24 +21,17 @@ var ErrFault = errors.New("fault injected")
 // io.EOF; or, with Once and Resume, once and then the octets of After, as
 // iotest.TimeoutReader goes on after its error. An io.Reader need not
 // repeat an error, and a source that ends or goes on after one must not
-// make data cut off by it look whole. With EmptyReads, every other read
-// returns no octets and no error, which io.Reader allows too.
+// make data cut off by it look whole.
 type Reader struct {
 	Data, After  string
 	Chunk        int
 	Err          error
 	Once, Resume bool
-	EmptyReads   bool
 
-	failed, empty bool
+	failed bool
 }
 
 func (r *Reader) Read(p []byte) (int, error) {
-	if r.EmptyReads {
-		if r.empty = !r.empty; r.empty {
-			return 0, nil
-		}
-	}
 	if r.Data == "" {
 		switch {
 		case !r.failed || !r.Once:
@@ -165,10 +158,13 @@ var Chunkings = []Chunking{
 	{"half of each read", iotest.HalfReader},
 	{"the last data with io.EOF", iotest.DataErrReader},
 	{"one octet at a time, the last with io.EOF", func(r io.Reader) io.Reader { return iotest.DataErrReader(iotest.OneByteReader(r)) }},
-	{"reads of no octets between", func(r io.Reader) io.Reader { return &emptyReads{r: r} }},
+	{"reads of no octets between", EmptyReads},
 }
 
-// emptyReads returns no octets and no error every other read.
+// EmptyReads returns a reader that reads r, each read after one that
+// returns no octets and no error, which io.Reader allows.
+func EmptyReads(r io.Reader) io.Reader { return &emptyReads{r: r} }
+
 type emptyReads struct {
 	r     io.Reader
 	empty bool

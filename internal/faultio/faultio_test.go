@@ -48,7 +48,7 @@ func TestModes(t *testing.T) {
 }
 
 func TestReaderChunks(t *testing.T) {
-	r := &Reader{Data: "abcdefg", Chunk: 2, Err: io.EOF, EmptyReads: true}
+	r := EmptyReads(&Reader{Data: "abcdefg", Chunk: 2, Err: io.EOF})
 	var sizes []int
 	buf := make([]byte, 8)
 	for {
