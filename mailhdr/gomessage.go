@@ -179,8 +179,8 @@ func rewriteHeader(h *textproto.Header, fr *fieldRewriter) (int, []*Problem, err
 		return changed, problems, nil
 	}
 	var dst, probe textproto.Header
-	for i := len(raws) - 1; i >= 0; i-- {
-		addBack(&dst, &probe, raws[i])
+	for _, f := range slices.Backward(raws) {
+		addBack(&dst, &probe, f)
 	}
 	*h = dst
 	return changed, problems, nil
