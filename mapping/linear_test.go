@@ -90,10 +90,11 @@ func TestOneAllocation(t *testing.T) {
 // grows them by doubling, or once to the exact size, and this test fails
 // if a path goes back to append's growth. The counts are exact (no
 // timing), and no other test runs beside this one (it is not parallel).
-// The bounds hold with and without -race, which allocates a little more
-// (half again for the refused labels and the 3-octet items, whose parsed
-// items outweigh the rest, see raceEnabled); append's growth passes them
-// by a third or more.
+// The bounds hold with and without -race, which allocates a little more;
+// append's growth passes them by a third or more. The refused labels and
+// the 3-octet items, whose parsed items outweigh the rest, are measured
+// without -race only: under it they allocate half again (see
+// raceEnabled), and take most of the test's time.
 func TestLargeInputMemory(t *testing.T) {
 	const n = 1 << 20
 	for _, c := range []struct {
@@ -123,6 +124,10 @@ func TestLargeInputMemory(t *testing.T) {
 		{"ToURI, 4-octet parameters, refused", toURIString, "text/plain" + strings.Repeat(";a=b", 3<<17) + "\x01", 42.5},
 		{"ToContentType, 3-octet query items, refused", toCTString, "ContentType:text/plain?" + strings.Repeat("&a=", 1<<19-1) + "%00", 49},
 	} {
+		itemsOnly := strings.HasSuffix(c.name, "refused") || strings.Contains(c.name, "3-octet")
+		if raceEnabled && itemsOnly {
+			continue
+		}
 		out, err := c.f(c.in)
 		if strings.HasSuffix(c.name, "refused") {
 			require.Error(t, err, c.name)
@@ -136,9 +141,6 @@ func TestLargeInputMemory(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		perByte := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(c.in)+len(out))
 		t.Logf("%s: %.2f bytes allocated per byte of input and output", c.name, perByte)
-		if raceEnabled && (strings.HasSuffix(c.name, "refused") || strings.Contains(c.name, "3-octet")) {
-			c.max *= 1.5
-		}
 		assert.LessOrEqual(t, perByte, c.max, c.name)
 	}
 }
