@@ -8,24 +8,16 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/cturi/cturi/internal/faultio"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// brokenWriter accepts limit octets, then fails.
-type brokenWriter struct {
-	bytes.Buffer
-	limit int
-}
-
 var errBroken = errors.New("broken pipe")
 
-func (w *brokenWriter) Write(p []byte) (int, error) {
-	if room := w.limit - w.Len(); len(p) > room {
-		n, _ := w.Buffer.Write(p[:max(room, 0)])
-		return n, errBroken
-	}
-	return w.Buffer.Write(p)
+// brokenWriter accepts limit octets, then fails with errBroken.
+func brokenWriter(limit int) *faultio.Writer {
+	return &faultio.Writer{Limit: limit, Err: errBroken, Partial: true}
 }
 
 // TestReaderWriteToAfterRead: WriteTo takes over from Read wherever Read
@@ -52,7 +44,7 @@ func TestReaderWriteToAfterRead(t *testing.T) {
 		r := NewReader(strings.NewReader(in), Options{})
 		_, err := io.ReadFull(r, make([]byte, 5))
 		require.NoError(t, err)
-		w := &brokenWriter{limit: 3}
+		w := brokenWriter(3)
 		n, err := r.WriteTo(w)
 		assert.ErrorIs(t, err, errBroken)
 		assert.Equal(t, int64(3), n, "the octets it wrote")
@@ -93,7 +85,7 @@ func TestReaderWriteToBrokenWriter(t *testing.T) {
 	_, err := Rewrite(&want, strings.NewReader(in), Options{})
 	require.NoError(t, err)
 	for _, limit := range []int{0, 10, readBufSize + 7, want.Len() - 1} {
-		w := &brokenWriter{limit: limit}
+		w := brokenWriter(limit)
 		r := NewReader(strings.NewReader(in), Options{})
 		n, err := r.WriteTo(w)
 		assert.ErrorIs(t, err, errBroken, "limit %d", limit)

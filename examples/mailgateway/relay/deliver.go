@@ -155,8 +155,7 @@ func WriterDeliver(w io.Writer) Deliver {
 		// which the io.Writer contract forbids, is an error: it would
 		// lose part of the line unseen (io.Copy below checks its own
 		// writes so).
-		line := fmt.Sprintf("=== message from <%s> to %q\n", printable.Token(from), to)
-		if _, lerr := (&checkedio.Writer{W: w}).Write([]byte(line)); lerr != nil {
+		if _, lerr := fmt.Fprintf(&checkedio.Writer{W: w}, "=== message from <%s> to %q\n", printable.Token(from), to); lerr != nil {
 			return lerr
 		}
 		if _, werr := io.Copy(w, spool); err == nil {

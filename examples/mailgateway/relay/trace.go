@@ -82,9 +82,7 @@ func countHops(r io.Reader, maxBytes, limit int) (hops int, continued bool, msg 
 		}
 		head.Write(line)
 		atStart = len(line) > 0 && line[len(line)-1] == '\n'
-		switch err {
-		case nil, bufio.ErrBufferFull:
-		default: // io.EOF included: no more to read
+		if ended(err) {
 			return hops, continued, io.MultiReader(&head, errReader{err})
 		}
 	}
@@ -97,11 +95,15 @@ func countHops(r io.Reader, maxBytes, limit int) (hops int, continued bool, msg 
 // then ends, or goes on, would make a message cut off in a line that
 // ends the header look whole.
 func restOf(br *bufio.Reader, err error) io.Reader {
-	if err == nil || err == bufio.ErrBufferFull {
+	if !ended(err) {
 		return br
 	}
 	return errReader{err}
 }
+
+// ended says whether a ReadSlice that returned err has read all there is
+// to read: it met an error, io.EOF included, not merely a full buffer.
+func ended(err error) bool { return err != nil && err != bufio.ErrBufferFull }
 
 // fieldName returns the name of the header field line starts, if it
 // starts one: printable ASCII up to a colon, which RFC 5322's obsolete
