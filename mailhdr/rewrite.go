@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"slices"
 
 	"github.com/cturi/cturi/internal/checkedio"
 )
@@ -156,4 +157,10 @@ func (r *Reader) WriteTo(w io.Writer) (int64, error) {
 
 // Report returns what the rewrite did so far; it is complete once Read
 // has returned io.EOF, or WriteTo (which io.Copy calls) has returned.
-func (r *Reader) Report() Report { return r.s.rep }
+// Its Problems has no spare capacity, so that an append to it and the
+// problems the Reader lists later never overwrite one another.
+func (r *Reader) Report() Report {
+	rep := r.s.rep
+	rep.Problems = slices.Clip(rep.Problems)
+	return rep
+}
