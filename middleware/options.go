@@ -68,7 +68,11 @@ const DefaultMaxLabelLen = 4096
 // Options configure Rewrite, ProxyRewrite and ProxyModifyResponse. The
 // zero value maps URI labels to Content-Types both ways, answers 415 to a
 // request label that cannot be mapped, accepts every URI scheme the
-// mapping accepts, and leaves form bodies to the handler.
+// mapping accepts, and leaves form bodies to the handler. The
+// constructors copy what they need of it, its slices included, so that
+// changing an Options afterwards does not change a middleware built
+// from it, and each middleware they return serves any number of requests
+// at once.
 type Options struct {
 	// Request is how request labels are rewritten; the zero value is
 	// ToContentType.
@@ -144,7 +148,8 @@ type Options struct {
 	// OnError, if not nil, is called with every label that cannot be
 	// mapped, on either side, and every form body that DecodeForms cannot
 	// decode, before the policy applies; err is an *Error. It must not
-	// write to the response. From the proxy hooks r is the outgoing
+	// write to the response. Calls for different requests may run
+	// concurrently. From the proxy hooks r is the outgoing
 	// request: ProxyRequest.Out for ProxyRewrite, and for
 	// ProxyModifyResponse the Response's Request, which is nil when the
 	// proxy's Transport did not set it (a RoundTripper need not).
