@@ -80,7 +80,8 @@ func Rewrite(dst io.Writer, src io.Reader, opts Options) (Report, error) {
 // returns what Rewrite would write. It plugs a rewrite into a pipeline
 // that takes an io.Reader, such as go-smtp's Session.Data or
 // http.Request.Body. Make one with NewReader: the zero Reader has no
-// source, and its methods panic.
+// source, and its methods panic. A Reader is not safe for concurrent
+// use: call Report from the goroutine that reads, or once it has done.
 type Reader struct {
 	s   *scanner
 	buf bytes.Buffer // output the scanner wrote and Read has not returned
