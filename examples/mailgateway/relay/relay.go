@@ -41,7 +41,9 @@ import (
 
 // Deliver hands on one message, read from msg, for the envelope sender
 // from and recipients to. From a Backend, msg is the Backend's Received
-// field, then the rewritten message.
+// field, then the rewritten message; a Backend calls its Deliver from
+// each session's goroutine, so calls for different sessions run
+// concurrently (those this package returns allow it).
 type Deliver func(from string, to []string, msg io.Reader) error
 
 // Backend is a go-smtp Backend that rewrites and delivers each message.
@@ -57,7 +59,8 @@ type Backend struct {
 	// all the same, with the fields it could not rewrite left as they
 	// were), and about what became of each message: delivered (to whom,
 	// and how many fields were rewritten), or refused or failed, and why.
-	// Every line starts "message from SENDER: ".
+	// Every line starts "message from SENDER: ". Like Deliver, it is
+	// called from several sessions at once.
 	Logf func(format string, args ...any)
 	// MaxHops is the number of Received fields at which a message is
 	// refused, as caught in a routing loop, with 554 5.4.6 (permanent,
