@@ -41,9 +41,9 @@ import (
 
 // Deliver hands on one message, read from msg, for the envelope sender
 // from and recipients to. From a Backend, msg is the Backend's Received
-// field, then the rewritten message; a Backend calls its Deliver from
+// field, then the rewritten message. A Backend calls its Deliver from
 // each session's goroutine, so calls for different sessions run
-// concurrently (those this package returns allow it).
+// concurrently; the Delivers this package makes are safe for that.
 type Deliver func(from string, to []string, msg io.Reader) error
 
 // Backend is a go-smtp Backend that rewrites and delivers each message.
