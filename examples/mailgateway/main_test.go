@@ -55,7 +55,9 @@ func untraced(msg string) (string, int) {
 var binDir string
 
 var built = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "mailgateway-test-")
+	// Under GOTMPDIR when it is set, as t.TempDir and the go command's
+	// own binaries are: a TMPDIR mounted noexec is why a user sets it.
+	dir, err := os.MkdirTemp(os.Getenv("GOTMPDIR"), "mailgateway-test-")
 	if err != nil {
 		return "", err
 	}
