@@ -143,8 +143,18 @@ func WriterDeliver(w io.Writer) Deliver {
 		if err != nil {
 			return err
 		}
-		defer os.Remove(spool.Name())
-		defer spool.Close()
+		// An open spool needs no name, and Unix lets it go at once: then
+		// nothing is left behind however the process ends, killed
+		// included (a write to a standard output that nobody reads any
+		// more ends it with SIGPIPE). Where an open file keeps its name
+		// (Windows), it goes once closed.
+		unnamed := os.Remove(spool.Name()) == nil
+		defer func() {
+			spool.Close()
+			if !unnamed {
+				os.Remove(spool.Name())
+			}
+		}()
 		_, err = io.Copy(spool, msg)
 		if _, serr := spool.Seek(0, io.SeekStart); serr != nil {
 			return errors.Join(err, serr)
