@@ -9,17 +9,20 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// blockingWriter signals on started at its first Write, and takes the
-// write only once release is closed.
-type blockingWriter struct {
-	started, release chan struct{}
-	got              strings.Builder
+// listingWriter lists the folder dir at its first Write, then takes every
+// write into got.
+type listingWriter struct {
+	dir     string
+	listed  bool
+	entries []os.DirEntry
+	err     error
+	got     strings.Builder
 }
 
-func (w *blockingWriter) Write(p []byte) (int, error) {
-	if w.got.Len() == 0 {
-		close(w.started)
-		<-w.release
+func (w *listingWriter) Write(p []byte) (int, error) {
+	if !w.listed {
+		w.listed = true
+		w.entries, w.err = os.ReadDir(w.dir)
 	}
 	return w.got.Write(p)
 }
@@ -31,19 +34,14 @@ func (w *blockingWriter) Write(p []byte) (int, error) {
 func TestWriterDeliverSpoolHasNoName(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	w := &blockingWriter{started: make(chan struct{}), release: make(chan struct{})}
+	w := &listingWriter{dir: tmp}
 	msg := "Content-Type: text/plain\r\n\r\nhello\r\n"
-	done := make(chan error, 1)
-	go func() { done <- WriterDeliver(w)("a@example.com", []string{"b@example.net"}, strings.NewReader(msg)) }()
-
-	<-w.started
-	entries, err := os.ReadDir(tmp)
-	close(w.release)
-	require.NoError(t, <-done)
-	require.NoError(t, err)
-	assert.Empty(t, entries, "files in the temporary folder while the message is written")
+	require.NoError(t, WriterDeliver(w)("a@example.com", []string{"b@example.net"}, strings.NewReader(msg)))
+	require.True(t, w.listed, "WriterDeliver wrote nothing")
+	require.NoError(t, w.err)
+	assert.Empty(t, w.entries, "files in the temporary folder while the message is written")
 	assert.Equal(t, "=== message from <a@example.com> to [\"b@example.net\"]\n"+msg, w.got.String())
-	entries, err = os.ReadDir(tmp)
+	entries, err := os.ReadDir(tmp)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "files in the temporary folder after")
 }
