@@ -10,13 +10,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/http/httptrace"
-	"net/http/httputil"
 	"net/textproto"
-	"net/url"
 	"testing"
 	"time"
 
-	"github.com/cturi/cturi/internal/servertest"
 	"github.com/cturi/cturi/middleware"
 	"github.com/gorilla/handlers"
 	"github.com/stretchr/testify/assert"
@@ -42,10 +39,7 @@ func TestUpstreamProxyForwardsEarlyHints(t *testing.T) {
 		_, _ = io.WriteString(w, "hello")
 	}))
 	defer backend.Close()
-	target, err := url.Parse(backend.URL)
-	require.NoError(t, err)
-	proxy := &httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(target) }}
-	front := httptest.NewServer(middleware.Rewrite(middleware.Options{})(proxy))
+	front := httptest.NewServer(middleware.Rewrite(middleware.Options{})(plainProxy(backend)))
 	defer front.Close()
 
 	var hints []string
@@ -91,12 +85,8 @@ func TestUpstreamUpgradeThroughWrappedProxy(t *testing.T) {
 		}
 	}))
 	defer backend.Close()
-	target, err := url.Parse(backend.URL)
-	require.NoError(t, err)
-	proxy := &httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(target) }}
-	var logged servertest.SyncBuffer
-	front := httptest.NewServer(handlers.LoggingHandler(&logged,
-		middleware.Rewrite(middleware.Options{Response: middleware.ToURI})(proxy)))
+	front := httptest.NewServer(handlers.LoggingHandler(io.Discard,
+		middleware.Rewrite(middleware.Options{Response: middleware.ToURI})(plainProxy(backend))))
 	defer front.Close()
 
 	conn, err := net.Dial("tcp", front.Listener.Addr().String())
@@ -133,7 +123,7 @@ func TestUpstreamWrapperScenarios(t *testing.T) {
 		handler http.HandlerFunc
 		wrap    func(http.Handler) http.Handler
 		status  int
-		label   string // the bare answer's; "" for none
+		label   string // the bare answer's
 		body    string
 		anyBody bool // the body differs by protocol: compared with the bare one only
 	}{{
