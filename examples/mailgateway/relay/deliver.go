@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -26,6 +27,13 @@ import (
 // client a reply for each, but turn a routing loop into a chain of open
 // connections before any Received field could be counted.)
 //
+// Each write of the message to the hop must end within 3 minutes, RFC
+// 5321 §4.5.3.2.5's "DATA block" timeout: go-smtp's client times its
+// commands (5 minutes) and the reply to the message (12), not the writes
+// between them, so a hop that stops reading would otherwise hold the
+// session, and its client, for good. The dial times out after 30 s, as
+// go-smtp's own Dial.
+//
 // hostname is the name the gateway gives itself in its EHLO to the hop,
 // which the hop records in its Received field; "" means "localhost", as
 // for go-smtp's client. It should be the name the gateway greets its own
@@ -34,10 +42,11 @@ import (
 // every delivery fail.
 func SMTPDeliver(addr, hostname string) Deliver {
 	return func(from string, to []string, msg io.Reader) error {
-		c, err := smtp.Dial(addr)
+		nc, err := hopDialer.Dial("tcp", addr)
 		if err != nil {
 			return err
 		}
+		c := smtp.NewClient(writeTimeoutConn{nc, dataBlockTimeout})
 		defer c.Close()
 		if hostname != "" {
 			if err := c.Hello(hostname); err != nil {
@@ -53,6 +62,28 @@ func SMTPDeliver(addr, hostname string) Deliver {
 		_ = c.Quit()
 		return nil
 	}
+}
+
+// hopDialer dials the next hop, as go-smtp's Dial does.
+var hopDialer = net.Dialer{Timeout: 30 * time.Second}
+
+// dataBlockTimeout is how long each write to the next hop may take (see
+// SMTPDeliver); tests shorten it.
+var dataBlockTimeout = 3 * time.Minute
+
+// writeTimeoutConn gives each Write a deadline of timeout from its start.
+// go-smtp's client sets and clears deadlines around its commands; the
+// next Write sets its own again.
+type writeTimeoutConn struct {
+	net.Conn
+	timeout time.Duration
+}
+
+func (c writeTimeoutConn) Write(p []byte) (int, error) {
+	if err := c.Conn.SetWriteDeadline(time.Now().Add(c.timeout)); err != nil {
+		return 0, err
+	}
+	return c.Conn.Write(p)
 }
 
 // DirDeliver returns a Deliver that writes each message to a new file

@@ -1,10 +1,13 @@
 package relay
 
 import (
+	"io"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/emersion/go-smtp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -44,4 +47,56 @@ func TestWriterDeliverSpoolHasNoName(t *testing.T) {
 	entries, err := os.ReadDir(tmp)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "files in the temporary folder after")
+}
+
+// stallingHop is a next hop that answers up to DATA, then reads nothing
+// of the message until release is closed.
+type stallingHop struct{ release <-chan struct{} }
+
+func (h stallingHop) NewSession(*smtp.Conn) (smtp.Session, error) { return h, nil }
+func (h stallingHop) Mail(string, *smtp.MailOptions) error        { return nil }
+func (h stallingHop) Rcpt(string, *smtp.RcptOptions) error        { return nil }
+func (h stallingHop) Data(io.Reader) error {
+	<-h.release
+	return nil
+}
+func (stallingHop) Reset()        {}
+func (stallingHop) Logout() error { return nil }
+
+// endlessBody is a message of a header and then lines without end.
+type endlessBody struct{ header string }
+
+func (b *endlessBody) Read(p []byte) (int, error) {
+	n := copy(p, b.header)
+	b.header = b.header[n:]
+	const line = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\r\n"
+	for n < len(p) {
+		n += copy(p[n:], line)
+	}
+	return n, nil
+}
+
+// TestSMTPDeliverHopStopsReading: a next hop that stops reading the
+// message fails the delivery once a write to it has waited for
+// dataBlockTimeout, instead of holding the session for good (the
+// loopback's buffers fill after some megabytes).
+func TestSMTPDeliverHopStopsReading(t *testing.T) {
+	defer func(d time.Duration) { dataBlockTimeout = d }(dataBlockTimeout)
+	dataBlockTimeout = 200 * time.Millisecond
+	release := make(chan struct{})
+	hop := serve(t, stallingHop{release})
+	t.Cleanup(func() { close(release) }) // before serve's Close
+
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() {
+		done <- SMTPDeliver(hop, "")("a@example.com", []string{"b@example.net"}, &endlessBody{header: "Content-Type: text/plain\r\n\r\n"})
+	}()
+	select {
+	case err := <-done:
+		require.ErrorIs(t, err, os.ErrDeadlineExceeded)
+		t.Logf("failed after %v: %v", time.Since(start), err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("SMTPDeliver still writing to a hop that stopped reading, after 20 s")
+	}
 }
