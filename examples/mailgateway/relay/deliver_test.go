@@ -50,18 +50,18 @@ func TestWriterDeliverSpoolHasNoName(t *testing.T) {
 }
 
 // stallingHop is a next hop that answers up to DATA, then reads nothing
-// of the message until release is closed.
-type stallingHop struct{ release <-chan struct{} }
+// of the message until release is closed (refusingHop's session, with a
+// Data of its own).
+type stallingHop struct {
+	refusingHop
+	release <-chan struct{}
+}
 
 func (h stallingHop) NewSession(*smtp.Conn) (smtp.Session, error) { return h, nil }
-func (h stallingHop) Mail(string, *smtp.MailOptions) error        { return nil }
-func (h stallingHop) Rcpt(string, *smtp.RcptOptions) error        { return nil }
 func (h stallingHop) Data(io.Reader) error {
 	<-h.release
 	return nil
 }
-func (stallingHop) Reset()        {}
-func (stallingHop) Logout() error { return nil }
 
 // endlessBody is a message of a header and then lines without end.
 type endlessBody struct{ header string }
@@ -84,7 +84,7 @@ func TestSMTPDeliverHopStopsReading(t *testing.T) {
 	defer func(d time.Duration) { dataBlockTimeout = d }(dataBlockTimeout)
 	dataBlockTimeout = 200 * time.Millisecond
 	release := make(chan struct{})
-	hop := serve(t, stallingHop{release})
+	hop := serve(t, stallingHop{release: release})
 	t.Cleanup(func() { close(release) }) // before serve's Close
 
 	done := make(chan error, 1)
