@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Kind is the kind of a mapping error, one of the twelve of SPEC.md R0.16.
@@ -172,4 +173,25 @@ func showOctet(c byte) string {
 		return strconv.QuoteRune(rune(c))
 	}
 	return fmt.Sprintf("0x%02X", c)
+}
+
+// maxQuoted bounds the octets of a label (or of its decoded form) that a
+// message quotes: a message goes into logs, 415 bodies and mail reports,
+// and a label may be as long as its caller allows. Input holds it all.
+const maxQuoted = 64
+
+// quoteClip quotes s as %q does, cut to maxQuoted octets with "..." inside
+// the quotes when it is longer, at the start of a UTF-8 character.
+func quoteClip(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	cut := maxQuoted - len("...")
+	// A character starts at most UTFMax-1 octets back, else s is not
+	// UTF-8 there and is cut where it is.
+	for back := 0; back < utf8.UTFMax-1 && !utf8.RuneStart(s[cut]); back++ {
+		cut--
+	}
+	q := strconv.Quote(s[:cut])
+	return q[:len(q)-1] + `..."`
 }

@@ -140,7 +140,7 @@ func (m *ctMapper) decodeCodec(out []byte, items []uriItem) ([]byte, bool, *Erro
 		bad = len(body)
 	}
 	if bad >= 0 {
-		return nil, false, sc.errAt(KindBadMIMEType, at+bad, "decoded %q is not a media type (type \"/\" subtype of token characters); offending octet at offset %d", Unescape(body))
+		return nil, false, sc.errAt(KindBadMIMEType, at+bad, "decoded %s is not a media type (type \"/\" subtype of token characters); offending octet at offset %d", quoteClip(Unescape(body)))
 	}
 	collapse := hasURIPrefix(t[slash+1:])
 	if collapse {
@@ -188,7 +188,7 @@ func (m *ctMapper) decodedName(out []byte, it uriItem) ([]byte, *Error) {
 		out = append(out, c)
 	}
 	if bad >= 0 {
-		return nil, sc.errAt(KindBadParamName, it.nameLo+bad, "decoded parameter name %q is not a token; octet %s at offset %d", Unescape(name), showOctet(Unescape(name[bad:])[0]))
+		return nil, sc.errAt(KindBadParamName, it.nameLo+bad, "decoded parameter name %s is not a token; octet %s at offset %d", quoteClip(Unescape(name)), showOctet(Unescape(name[bad:])[0]))
 	}
 	if n := out[start:]; asciiEqualFold(n, foldURIBody) || asciiEqualFold(n, foldURIFragment) {
 		return nil, sc.errAt(KindReservedParam, it.nameLo, "query item %q at offset %d decodes to a special Content-Type parameter", name)
@@ -257,7 +257,7 @@ func (m *ctMapper) levelCodec(out, t []byte, items []uriItem, f Option) ([]byte,
 		}
 		slash, bad := mimeText(t)
 		if bad >= 0 {
-			return nil, m.decodedErr(KindBadMIMEType, it.valLo, value, bad, "MIME-type %q is not a media type (type \"/\" subtype of token characters); offending octet at offset %d", string(t))
+			return nil, m.decodedErr(KindBadMIMEType, it.valLo, value, bad, "MIME-type %s is not a media type (type \"/\" subtype of token characters); offending octet at offset %d", quoteClip(string(t)))
 		}
 		if hasURIPrefix(t[slash+1:]) {
 			return nil, sc.errAt(KindNested, it.valLo, "MIME-type at offset %d names a uri. subtype, which would wrap a URI in itself")

@@ -89,7 +89,7 @@ type Error struct {
 // given once). It does not repeat Label, which can be long and comes from the peer;
 // the cause may show the part of it that does not map, or its decoded
 // form, quoted as by %q (a mapping error of kind bad-mime-type quotes the
-// whole decoded Content-Type).
+// decoded Content-Type, its first 64 bytes when it is longer).
 func (e *Error) Error() string {
 	kind := e.Kind()
 	s := "middleware: " + e.what(kind) + " (" + kind + ")"
