@@ -97,14 +97,14 @@ func lookupCharset(name string) (encoding.Encoding, error) {
 	}
 	enc, err := htmlindex.Get(name)
 	if err != nil {
-		return nil, newError(KindUnknownCharset, name, 0, -1, "unknown charset %q", name)
+		return nil, newError(KindUnknownCharset, name, 0, -1, "unknown charset %s", quoteClip(name))
 	}
 	switch canonical := charsetName(enc); canonical {
 	case "utf-8":
 		return nil, nil
 	case "replacement":
 		return nil, newError(KindUnknownCharset, name, 0, -1,
-			"charset %q is a WHATWG replacement encoding, whose data is never decoded", name)
+			"charset %s is a WHATWG replacement encoding, whose data is never decoded", quoteClip(name))
 	case "gbk":
 		// WHATWG: "The gbk decoder is the gb18030 decoder", so text
 		// labelled gbk or gb2312 may hold four-byte sequences, which
@@ -123,7 +123,7 @@ func legacyCharset(name string) (encoding.Encoding, error) {
 		return enc, err
 	}
 	if n := charsetName(enc); strings.HasPrefix(n, "utf-16") {
-		return nil, newError(KindUnknownCharset, name, 0, -1, "charset %q is not ASCII-compatible; form data cannot be in it", name)
+		return nil, newError(KindUnknownCharset, name, 0, -1, "charset %s is not ASCII-compatible; form data cannot be in it", quoteClip(name))
 	}
 	return enc, nil
 }

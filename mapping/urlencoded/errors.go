@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Kind is the kind of an urlencoded error. Its String method returns a short
@@ -128,4 +129,23 @@ func (e *Error) Unwrap() error {
 		return sentinels[e.Kind]
 	}
 	return nil
+}
+
+// maxQuoted bounds the octets of a caller's text, such as a charset name
+// (which may come from a peer's Content-Type), that a message quotes.
+// Input holds it all.
+const maxQuoted = 64
+
+// quoteClip quotes s as %q does, cut to maxQuoted octets with "..." inside
+// the quotes when it is longer, at the start of a UTF-8 character.
+func quoteClip(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	cut := maxQuoted - len("...")
+	for back := 0; back < utf8.UTFMax-1 && !utf8.RuneStart(s[cut]); back++ {
+		cut--
+	}
+	q := strconv.Quote(s[:cut])
+	return q[:len(q)-1] + `..."`
 }
