@@ -65,7 +65,7 @@ func TestErrorKinds(t *testing.T) {
 		{"invalid-uri: '[' in the userinfo", false, "http://a[b@h/", nil, KindInvalidURI, 8, "expected userinfo at offset 8"},
 		{"syntax: a comment left open after a parameter name", true, "text/plain; a (x", nil, KindSyntax, 14, "unbalanced comment starting at offset 14"},
 		{"ctl: in a comment after a parameter's '='", true, "text/plain; a=(\x01)1", nil, KindCTL, 15, "0x01"},
-		{"invalid-uri: decoded authority", true, "application/uri.a%3A%2F%2F%3Ax", nil, KindInvalidURI, 16, "malformed authority"},
+		{"invalid-uri: decoded authority", true, "application/uri.a%3A%2F%2F%3Ax", nil, KindInvalidURI, 29, "malformed authority: expected a port of digits at offset 29"},
 		{"reserved", false, "ContentType://example.com/x", nil, KindReserved, 12, "ContentType:// at offset 12 is reserved"},
 		{"reserved: through a collapse", true, "application/uri.ContentType%3A%2F%2Fx", nil, KindReserved, 12, "reserved"},
 		{"reserved-param: URI-fragment item", false, "http://x?URI-fragment=a", nil, KindReservedParam, 9, "query item URI-fragment at offset 9 is reserved"},

@@ -252,8 +252,8 @@ func (m *uriMapper) baseGeneral(out, t []byte, at int, raw string, mode int, onl
 	} else {
 		out = appendRepair(out, rest[:q], setBody)
 	}
-	if _, want := badAuthority(out[bodyStart:]); want != "" {
-		return nil, false, errAt(KindInvalidURI, 0, "decoded URI at offset %d has a malformed authority: expected "+want)
+	if j, want := badAuthority(out[bodyStart:]); want != "" {
+		return nil, false, errAt(KindInvalidURI, i+1+repairedOffset(rest, setBody, j), "decoded URI has a malformed authority: expected "+want+" at offset %d")
 	}
 	if q >= 0 {
 		out = append(out, '?')
@@ -340,6 +340,29 @@ func sourceOffset(src string, k int) int {
 		} else {
 			i++
 		}
+	}
+	return i
+}
+
+// repairedOffset maps offset j of REPAIR_X(s), X being allowed, back to
+// the offset in s of the octet, or the %HH triplet kept as it is, that
+// REPAIR wrote there.
+func repairedOffset[T bytesOrString](s T, allowed ByteSet, j int) int {
+	tab := allowed.literal()
+	i := 0
+	for w := 0; i < len(s); i += w {
+		w = 1
+		if !tab[s[i]] && s[i] == '%' && isTriplet(s, i) {
+			w = 3 // copied as it is
+		}
+		n := w
+		if !tab[s[i]] && w == 1 {
+			n = 3 // written as %HH
+		}
+		if j < n {
+			return i
+		}
+		j -= n
 	}
 	return i
 }
