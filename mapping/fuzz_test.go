@@ -39,12 +39,17 @@ func FuzzToContentType(f *testing.F) {
 }
 
 // FuzzParseContentType: a parsed Content-Type formats to text that parses
-// to the same value, and formatting is idempotent.
+// to the same value, and formatting is idempotent; an error is precise
+// (checkError) and the one ToURI gives.
 func FuzzParseContentType(f *testing.F) {
 	addVectorSeeds(f, true)
 	f.Fuzz(func(t *testing.T, s string, flags uint8) {
 		ct, err := ParseContentType(s, Option(flags)&Lenient)
 		if err != nil {
+			checkError(t, err)
+			// ToURI parses first (C1-C3): it fails the same way.
+			_, uerr := ToURI(s, Option(flags)&Lenient)
+			require.Equal(t, err, uerr, "ParseContentType and ToURI disagree on %q", s)
 			return
 		}
 		out := ct.String()
@@ -59,12 +64,17 @@ func FuzzParseContentType(f *testing.F) {
 }
 
 // FuzzParseURI: a parsed URI formats (both delimiter styles) to text that
-// parses to the same value.
+// parses to the same value; an error is precise (checkError) and the one
+// ToContentType gives.
 func FuzzParseURI(f *testing.F) {
 	addVectorSeeds(f, false)
 	f.Fuzz(func(t *testing.T, s string) {
 		u, err := ParseURI(s)
 		if err != nil {
+			checkError(t, err)
+			// ToContentType parses first (U1-U9): it fails the same way.
+			_, cerr := ToContentType(s)
+			require.Equal(t, err, cerr, "ParseURI and ToContentType disagree on %q", s)
 			return
 		}
 		for _, o := range []Option{0, StrictURI} {
@@ -103,6 +113,7 @@ func FuzzCanonical(f *testing.F) {
 		o := Option(flags) & (StrictURI | Lenient | NoControlled)
 		got, err := Canonical(label, o)
 		if err != nil {
+			checkError(t, err)
 			return
 		}
 		checkCTOutput(t, got)

@@ -57,10 +57,7 @@ func checkToURI(t testing.TB, ct string, opts ...Option) {
 	t.Helper()
 	u, err := ToURI(ct, opts...)
 	if err != nil {
-		var e *Error
-		require.ErrorAs(t, err, &e)
-		require.NotZero(t, e.Kind)
-		require.True(t, e.Offset >= 0 && e.Offset <= len(e.Input), "offset %d outside input %q", e.Offset, e.Input)
+		checkError(t, err)
 		return
 	}
 	strict := optionsOf(opts)&StrictURI != 0
@@ -84,10 +81,7 @@ func checkToContentType(t testing.TB, u string, opts ...Option) {
 	t.Helper()
 	c, err := ToContentType(u, opts...)
 	if err != nil {
-		var e *Error
-		require.ErrorAs(t, err, &e)
-		require.NotZero(t, e.Kind)
-		require.True(t, e.Offset >= 0 && e.Offset <= len(e.Input), "offset %d outside input %q", e.Offset, e.Input)
+		checkError(t, err)
 		return
 	}
 	checkCTOutput(t, c)
