@@ -126,9 +126,11 @@ func newError(k Kind, input string, off int, format string, args ...any) *Error 
 	return &Error{Kind: k, Input: input, Offset: off, msg: fmt.Sprintf(format, args...)}
 }
 
-// Error returns a message a person can act on, prefixed "mapping: ". For
-// an Error made outside this package, which has no message, it is the
-// kind and offset: "mapping: ctl at offset 3".
+// Error returns a message a person can act on, prefixed "mapping: ". It
+// quotes at most 64 bytes of any text it shows, and for an error raised
+// while collapsing a wrapped label it ends by naming that label, which
+// Offset refers to. For an Error made outside this package, which has no
+// message, it is the kind and offset: "mapping: ctl at offset 3".
 func (e *Error) Error() string {
 	if e.msg == "" {
 		return "mapping: " + e.Kind.String() + " at offset " + strconv.Itoa(e.Offset)
@@ -173,6 +175,18 @@ func showOctet(c byte) string {
 		return strconv.QuoteRune(rune(c))
 	}
 	return fmt.Sprintf("0x%02X", c)
+}
+
+// noteWrapped returns err, an error of mapping label, a wrapped label a
+// collapse (SPEC K6, R3) maps on the way, with its message saying that its
+// offset is in that label, not in the caller's: the message is shown next
+// to the caller's label (a log line, a 415 body, the cturi command). An
+// error of a deeper collapse step names its own label already.
+func noteWrapped(err error, label string) error {
+	if e, ok := err.(*Error); ok && e.Input == label && e.msg != "" {
+		e.msg += " (the offset is in " + quoteClip(label) + ", the wrapped label being mapped)"
+	}
+	return err
 }
 
 // maxQuoted bounds the octets of a label (or of its decoded form) that a

@@ -84,11 +84,16 @@ func toContentTypeGeneral(out []byte, in string, f Option, depth int) (string, e
 		return string(out), nil
 	}
 	// R3: the ContentType: URI wrapped a uri. Content-Type.
-	u, uerr := toURI(string(out), f&NoControlled, depth+1)
+	wrapped := string(out)
+	u, uerr := toURI(wrapped, f&NoControlled, depth+1)
 	if uerr != nil {
-		return "", uerr
+		return "", noteWrapped(uerr, wrapped)
 	}
-	return toContentType(u, f, depth+1)
+	c, cerr := toContentType(u, f, depth+1)
+	if cerr != nil {
+		return "", noteWrapped(cerr, u)
+	}
+	return c, nil
 }
 
 // ctMapper holds what building the Content-Type of one scanned URI reads;

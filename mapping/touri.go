@@ -95,11 +95,16 @@ func toURIGeneral(out []byte, in string, f Option, depth int) (string, error) {
 		return string(out), nil
 	}
 	// K6: the uri. subtype wrapped a ContentType: URI.
-	ct, cerr := toContentType(string(out), f, depth+1)
+	wrapped := string(out)
+	ct, cerr := toContentType(wrapped, f, depth+1)
 	if cerr != nil {
-		return "", cerr
+		return "", noteWrapped(cerr, wrapped)
 	}
-	return toURI(ct, f, depth+1)
+	u, uerr := toURI(ct, f, depth+1)
+	if uerr != nil {
+		return "", noteWrapped(uerr, ct)
+	}
+	return u, nil
 }
 
 // uriMapper holds what building the URI of one scanned Content-Type reads.
