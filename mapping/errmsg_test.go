@@ -43,26 +43,3 @@ func TestErrorMessageBounded(t *testing.T) {
 		})
 	}
 }
-
-// TestQuoteClip: short text is quoted as %q does; long text is cut to
-// maxQuoted octets, back to the start of a UTF-8 character, and marked
-// with "..." inside the quotes.
-func TestQuoteClip(t *testing.T) {
-	long := strings.Repeat("x", maxQuoted)
-	tests := []struct {
-		name, in, want string
-	}{
-		{"empty", "", `""`},
-		{"short", "a;b", `"a;b"`},
-		{"control characters are escaped", "a\r\nb\x00", `"a\r\nb\x00"`},
-		{"exactly the limit", long, `"` + long + `"`},
-		{"one over the limit", long + "y", `"` + long[:maxQuoted-3] + `..."`},
-		{"a character is not split", long[:maxQuoted-4] + "é" + long, `"` + long[:maxQuoted-4] + `..."`},
-		{"invalid UTF-8 is cut where it is", long[:maxQuoted-4] + "\xff\xff\xff\xff" + long, `"` + long[:maxQuoted-4] + `\xff..."`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, quoteClip(tt.in))
-		})
-	}
-}

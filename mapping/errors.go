@@ -4,7 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/cturi/cturi/internal/printable"
 )
 
 // Kind is the kind of a mapping error, one of the twelve of SPEC.md R0.16.
@@ -194,18 +195,5 @@ func noteWrapped(err error, label string) error {
 // and a label may be as long as its caller allows. Input holds it all.
 const maxQuoted = 64
 
-// quoteClip quotes s as %q does, cut to maxQuoted octets with "..." inside
-// the quotes when it is longer, at the start of a UTF-8 character.
-func quoteClip(s string) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(s)
-	}
-	cut := maxQuoted - len("...")
-	// A character starts at most UTFMax-1 octets back, else s is not
-	// UTF-8 there and is cut where it is.
-	for back := 0; back < utf8.UTFMax-1 && !utf8.RuneStart(s[cut]); back++ {
-		cut--
-	}
-	q := strconv.Quote(s[:cut])
-	return q[:len(q)-1] + `..."`
-}
+// quoteClip quotes s as %q does, cut to maxQuoted octets.
+func quoteClip(s string) string { return printable.Quote(s, maxQuoted) }

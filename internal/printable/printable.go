@@ -76,3 +76,20 @@ func nonPrinting(s string, i int) int {
 	}
 	return len(s)
 }
+
+// Quote returns s quoted as strconv.Quote quotes it, cut to max octets
+// when it is longer (back to the start of a UTF-8 character, or where it
+// is when s is not UTF-8 there) and marked with "..." inside the quotes,
+// so that a message quoting text from a peer stays short however long
+// the text. max must be at least 4.
+func Quote(s string, max int) string {
+	if len(s) <= max {
+		return strconv.Quote(s)
+	}
+	cut := max - len("...")
+	for back := 0; back < utf8.UTFMax-1 && !utf8.RuneStart(s[cut]); back++ {
+		cut--
+	}
+	q := strconv.Quote(s[:cut])
+	return q[:len(q)-1] + `..."`
+}

@@ -1,6 +1,7 @@
 package printable
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -39,5 +40,29 @@ func TestEscape(t *testing.T) {
 		assert.Equal(t, tt.want, Escape(tt.in), "%q", tt.in)
 		assert.Equal(t, tt.want == tt.in, Is(tt.in), "%q", tt.in)
 		assert.True(t, Is(Escape(tt.in)), "escaped %q prints", tt.in)
+	}
+}
+
+// TestQuote: short text is quoted as %q does; long text is cut to max
+// octets, back to the start of a UTF-8 character, and marked with "..."
+// inside the quotes.
+func TestQuote(t *testing.T) {
+	const max = 64
+	long := strings.Repeat("x", max)
+	tests := []struct {
+		name, in, want string
+	}{
+		{"empty", "", `""`},
+		{"short", "a;b", `"a;b"`},
+		{"control characters are escaped", "a\r\nb\x00", `"a\r\nb\x00"`},
+		{"exactly the limit", long, `"` + long + `"`},
+		{"one over the limit", long + "y", `"` + long[:max-3] + `..."`},
+		{"a character is not split", long[:max-4] + "é" + long, `"` + long[:max-4] + `..."`},
+		{"invalid UTF-8 is cut where it is", long[:max-4] + "\xff\xff\xff\xff" + long, `"` + long[:max-4] + `\xff..."`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, Quote(tt.in, max))
+		})
 	}
 }

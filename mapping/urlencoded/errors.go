@@ -4,7 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/cturi/cturi/internal/printable"
 )
 
 // Kind is the kind of an urlencoded error. Its String method returns a short
@@ -136,16 +137,5 @@ func (e *Error) Unwrap() error {
 // Input holds it all.
 const maxQuoted = 64
 
-// quoteClip quotes s as %q does, cut to maxQuoted octets with "..." inside
-// the quotes when it is longer, at the start of a UTF-8 character.
-func quoteClip(s string) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(s)
-	}
-	cut := maxQuoted - len("...")
-	for back := 0; back < utf8.UTFMax-1 && !utf8.RuneStart(s[cut]); back++ {
-		cut--
-	}
-	q := strconv.Quote(s[:cut])
-	return q[:len(q)-1] + `..."`
-}
+// quoteClip quotes s as %q does, cut to maxQuoted octets.
+func quoteClip(s string) string { return printable.Quote(s, maxQuoted) }
