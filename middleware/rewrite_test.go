@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -331,6 +332,12 @@ func TestMaxLabelLenBoundary(t *testing.T) {
 				assert.False(t, s.ran)
 				assert.Equal(t, tt.status, w.Code)
 				assert.Contains(t, w.Body.String(), "(too-long)\n")
+				max := tt.max
+				if max == 0 {
+					max = DefaultMaxLabelLen
+				}
+				assert.Contains(t, w.Body.String(), fmt.Sprintf("label longer than the limit (%d octets; MaxLabelLen is %d)\n", len(tt.label), max),
+					"the body says how long the label is and what the limit is")
 				return
 			}
 			require.True(t, s.ran)

@@ -98,7 +98,8 @@ func (rw *rewriter) mapLabel(in string, m Mode) (string, error) {
 		}
 	}
 	if rw.maxLen > 0 && len(in) > rw.maxLen {
-		return in, ErrLabelTooLong
+		// The numbers tell an operator which way to move MaxLabelLen.
+		return in, fmt.Errorf("%w (%d octets; MaxLabelLen is %d)", ErrLabelTooLong, len(in), rw.maxLen)
 	}
 	if len(in) > maxCachedLabel {
 		return rw.mapFresh(in, m)
