@@ -71,9 +71,13 @@ func (rw *rewriter) rewriteRequest(w http.ResponseWriter, r *http.Request) *http
 		return r2
 	}
 	labelled := r2 != r // r2's context holds this middleware's Labels
-	if !labelled {
-		r2 = r.WithContext(r.Context()) // PostForm and Body go into a copy
-	}
+	// PostForm and Body, which hold the body read (up to MaxFormBytes,
+	// and its decoding), go into a copy of their own, never into r, nor
+	// into a copy that withLabels or withMappedLabel made: that one
+	// shares its allocation with the request's context and its header's
+	// values, which a handler may keep after the request (a goroutine's
+	// context, a header handed to a logger), and would keep them alive.
+	r2 = r2.WithContext(r2.Context())
 	if err := rw.decodeForm(r2); err != nil {
 		original := r.Header["Content-Type"][0] // the one label: wantsForm
 		e := rw.report(r, SideRequest, original, err)
@@ -91,7 +95,9 @@ func (rw *rewriter) rewriteRequest(w http.ResponseWriter, r *http.Request) *http
 				l.Err = errors.Join(prev.Err, e)
 			}
 		}
-		r2 = withLabels(r2, l)
+		// Not withLabels, which would copy r2, Body included, into one
+		// allocation with the context: the context goes alone.
+		r2 = r2.WithContext(&labelsContext{Context: r2.Context(), labels: l})
 	}
 	return r2
 }
