@@ -211,9 +211,21 @@ func (s *scanner) flushField() {
 	}
 	s.field = s.field[:0]
 	s.h.field = fieldNone
-	if cap(s.field) > 2*readBufSize {
-		s.field = nil // do not keep a large field's buffer for the message
+	// Do not keep a large field's buffers for the message: the held
+	// field's, the rewritten field's (which a URI label makes up to
+	// three times as long) and the unfolded label's.
+	s.field = dropLarge(s.field)
+	s.scratch = dropLarge(s.scratch)
+	s.fr.scratch = dropLarge(s.fr.scratch)
+}
+
+// dropLarge returns b, or nil if its capacity is over 128 KiB, more than
+// a field of the default MaxFieldBytes needs.
+func dropLarge(b []byte) []byte {
+	if cap(b) > 2*readBufSize {
+		return nil
 	}
+	return b
 }
 
 // endHeader decides, from the header just read, how to read the body.

@@ -107,6 +107,11 @@ func (r *Reader) Read(p []byte) (int, error) {
 		if r.err != nil {
 			return 0, r.err
 		}
+		if r.buf.Cap() > 2*readBufSize {
+			// Emptied after a large rewritten field: not kept for
+			// the rest of the message (see flushField).
+			r.buf = bytes.Buffer{}
+		}
 		r.advance()
 	}
 	return r.buf.Read(p)
