@@ -36,6 +36,9 @@ const (
 	exitFailed  = 1 // some value did not map, or output failed
 	exitUsage   = 2 // bad flags or arguments
 	maxLineSize = 16 << 20
+	// maxKeptLine bounds the buffer eachLine keeps, from one line longer
+	// than its read buffer, for the next such line.
+	maxKeptLine = 1 << 20
 )
 
 func main() {
@@ -123,8 +126,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // eachLine calls fn for each line of r, without the line ending (LF, and a
 // CR before it; a CR that ends the input without an LF goes too). Memory
-// is bounded by the longest line, and a line whose value (without its
-// ending) is longer than maxLineSize is skipped unread: fn gets its first
+// is bounded by the longest line while it is read, and by maxKeptLine
+// after it, and a line whose value (without its ending) is longer than
+// maxLineSize is skipped unread: fn gets its first
 // bytes and tooLong, and uri tells whether the whole value starts with a
 // URI scheme and ':' (SPEC R0.17), which its first bytes may not show. An
 // error from fn stops eachLine, which returns it.
@@ -181,6 +185,9 @@ func eachLine(r io.Reader, flush func() error, fn func(n int, line string, tooLo
 		}
 		if ferr := fn(n, string(line), tooLong, start == startURI); ferr != nil {
 			return ferr
+		}
+		if cap(long) > maxKeptLine {
+			long = nil // not kept for the lines after a long one
 		}
 		if err == io.EOF {
 			return nil

@@ -355,6 +355,68 @@ func TestStreamMillionLines(t *testing.T) {
 	assert.Less(t, w.maxH-w.minH, uint64(4<<20), "heap grew with the input")
 }
 
+// longFirstLine generates a first line of n octets (x's, then LF), then
+// lines of "text/plain" for ever, without holding them.
+type longFirstLine struct {
+	n   int // octets of the first line still to send, its LF included
+	cur strings.Reader
+}
+
+func (s *longFirstLine) Read(p []byte) (int, error) {
+	if s.cur.Len() == 0 {
+		switch {
+		case s.n > 1:
+			k := min(s.n-1, 32<<10)
+			s.cur.Reset(strings.Repeat("x", k))
+			s.n -= k
+		case s.n == 1:
+			s.cur.Reset("\n")
+			s.n = 0
+		default:
+			s.cur.Reset(strings.Repeat("text/plain\n", 100))
+		}
+	}
+	return s.cur.Read(p)
+}
+
+// TestLongLineBufferNotKept: the buffer a line longer than the read
+// buffer is gathered in is not kept for the lines after it. It was kept
+// for the rest of the run: a run fed one 8 MiB line among short ones,
+// such as a program that feeds cturi a line at a time and waits for each
+// answer, held 10 MiB from then on, and 16 MiB after a line over
+// maxLineSize. The heap is measured after a GC at the 1000th line after a
+// first line of 8 MiB and after one of 10 octets: the two must differ by
+// less than 1 MiB.
+func TestLongLineBufferNotKept(t *testing.T) {
+	held := func(first int) int64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		base := ms.HeapAlloc
+		var at int64
+		stop := errors.New("stop")
+		err := eachLine(&longFirstLine{n: first}, func() error { return nil }, func(n int, line string, tooLong, uri bool) error {
+			if n == 1 {
+				require.Len(t, line, first-1)
+				return nil
+			}
+			require.Equal(t, "text/plain", line)
+			if n < 1000 {
+				return nil
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			at = int64(ms.HeapAlloc) - int64(base)
+			return stop
+		})
+		require.ErrorIs(t, err, stop)
+		return at
+	}
+	short, long := held(10), held(8<<20)
+	t.Logf("at line 1000: heap %d KiB after a first line of 10 octets, %d KiB after one of 8 MiB", short>>10, long>>10)
+	assert.Less(t, long-short, int64(1<<20))
+}
+
 // failingWriter fails every write, as standard output on a full disk does,
 // or only its first failures writes if that is not 0, and records what it
 // was asked to write.
