@@ -28,7 +28,11 @@
 // gets a shallow copy (Request.WithContext) with a clone of the Header
 // made as Header.Clone makes it, and RequestLabels (or LabelsFromContext,
 // given only the context) reports the original and mapped label from the
-// request context. A form that a handler ahead parsed under the original
+// request context. For a label mapped to multipart/form-data or
+// application/x-www-form-urlencoded, whose bodies net/http parses into the
+// Request, the handler's copy is one of its own (one allocation more), so
+// that a context or header the handler keeps after it returns does not
+// keep the parsed form alive. A form that a handler ahead parsed under the original
 // label (gorilla's HTTPMethodOverrideHandler reads one on every POST) is
 // parsed again, into the copy, under the mapped one, unless net/http
 // already read the body. A label that cannot be mapped is answered with

@@ -2,7 +2,6 @@ package middleware
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,13 +10,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
-	"unsafe"
-	"weak"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -535,62 +531,4 @@ func TestFormReadsAtMostOneOctetOverTheLimit(t *testing.T) {
 	assert.False(t, ran)
 	assert.Equal(t, http.StatusRequestEntityTooLarge, w.Code)
 	assert.LessOrEqual(t, body.n, int64(11), "octets read from the body")
-}
-
-// TestFormRequestNotPinnedByContext: the request a handler gets with a
-// decoded form, or with a form body that did not decode, holds the body
-// the middleware read (the replay buffer) and, decoded, the form; what a
-// handler keeps beyond the request, its context (a goroutine it
-// started, context.WithoutCancel for work after the answer) or its
-// header, must not keep that request alive. The middleware decoded the
-// form into the request that shares one allocation with the context and
-// the header's values (requestCopy), or, for a form that did not decode,
-// put the request with the replay body into one, so a context or header
-// kept held every form body, up to MaxFormBytes three times over (the
-// octets read, the string decoded, the decoding's buffer): 10 requests
-// with 1 MiB forms whose handlers kept their header held 30 MiB.
-func TestFormRequestNotPinnedByContext(t *testing.T) {
-	big := strings.Repeat("x", 1<<20)
-	tests := []struct {
-		name, label, body string
-		decoded           bool
-	}{
-		{"mapped label, decoded", "ContentType:application/www-form-urlencoded", "a=%20&b=" + big, true},
-		{"label as it came, decoded", "application/www-form-urlencoded", "a=%20&b=" + big, true},
-		{"mapped label, not decoded", "ContentType:application/www-form-urlencoded", "a=%FF&b=" + big, false},
-		{"label as it came, not decoded", "application/www-form-urlencoded", "a=%FF&b=" + big, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var (
-				ctx  context.Context
-				hdr  http.Header
-				req  weak.Pointer[http.Request]
-				form weak.Pointer[byte]
-			)
-			h := Rewrite(Options{DecodeForms: true, Unmappable: PassThrough})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				ctx, hdr, req = r.Context(), r.Header, weak.Make(r)
-				if v := r.PostFormValue("b"); v != "" {
-					form = weak.Make(unsafe.StringData(v))
-				}
-			}))
-			r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(tt.body))
-			r.Header.Set("Content-Type", tt.label)
-			r.Header.Set("Accept", "text/plain")
-			w := httptest.NewRecorder()
-			h.ServeHTTP(w, r)
-			require.Equal(t, http.StatusOK, w.Code)
-			l, _ := LabelsFromContext(ctx)
-			require.Equal(t, tt.decoded, l.Err == nil, "%v", l.Err)
-			if tt.decoded {
-				require.NotNil(t, form.Value(), "the handler saw the form")
-			}
-
-			runtime.GC()
-			assert.True(t, req.Value() == nil, "the handler's request, with the body read, is still reachable")
-			assert.True(t, form.Value() == nil, "the decoded form is still reachable")
-			runtime.KeepAlive(ctx)
-			runtime.KeepAlive(hdr)
-		})
-	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 )
 
 // Rewrite returns middleware that rewrites the Content-Type labels of
@@ -67,7 +68,20 @@ func (rw *rewriter) rewriteRequest(w http.ResponseWriter, r *http.Request) *http
 		return r
 	}
 	r2, label := rw.rewriteLabel(w, r)
-	if r2 == nil || !rw.wantsForm(r2, label) {
+	if r2 == nil {
+		return nil
+	}
+	if !rw.wantsForm(r2, label) {
+		if r2 != r && parsedIntoRequest(label) {
+			// The form the handler will parse (ParseForm, FormValue,
+			// ParseMultipartForm: up to 10 MB, or 32 MiB in memory) goes
+			// into a request of its own, not into the copy that shares
+			// an allocation with the context and header values, which a
+			// handler may keep after it returns (a goroutine's context,
+			// a header handed to a logger) and would keep the form
+			// alive. One allocation more, for form labels only.
+			r2 = r2.WithContext(r2.Context())
+		}
 		return r2
 	}
 	labelled := r2 != r // r2's context holds this middleware's Labels
@@ -100,6 +114,17 @@ func (rw *rewriter) rewriteRequest(w http.ResponseWriter, r *http.Request) *http
 		r2 = r2.WithContext(&labelsContext{Context: r2.Context(), labels: l})
 	}
 	return r2
+}
+
+// parsedIntoRequest reports whether net/http's ParseForm or
+// ParseMultipartForm store what they read of a body labelled label in the
+// Request: for application/x-www-form-urlencoded and multipart/form-data,
+// the media type as mime.ParseMediaType reads it (before any ';', spaces
+// trimmed, in any case).
+func parsedIntoRequest(label string) bool {
+	t, _, _ := strings.Cut(label, ";")
+	t = strings.TrimSpace(t)
+	return strings.EqualFold(t, "application/x-www-form-urlencoded") || strings.EqualFold(t, "multipart/form-data")
 }
 
 // rewriteLabel maps r's label (see rewriteRequest) and returns the request
