@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -65,6 +66,35 @@ func TestReaderReportIsTheCallers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReaderReportEditsStayTheCallers: a caller who sorts the problems of
+// a Report taken part way, or edits one and its Path, changes nothing the
+// Reader reports later (the problems were the Reader's own entries, and
+// reversing them reordered its list).
+func TestReaderReportEditsStayTheCallers(t *testing.T) {
+	const parts = 6
+	r := NewReader(strings.NewReader(unmappableParts(parts)), Options{})
+	var one [1]byte
+	for len(r.Report().Problems) < 3 {
+		_, err := r.Read(one[:])
+		require.NoError(t, err)
+	}
+	early := r.Report()
+	slices.Reverse(early.Problems)
+	early.Problems[0].Path[0] = 99
+	early.Problems[1].Detail = "the caller's"
+	early.Problems[2].Path = append(early.Problems[2].Path, 7)
+	_, err := io.Copy(io.Discard, r)
+	require.NoError(t, err)
+
+	final := r.Report()
+	require.Len(t, final.Problems, parts)
+	for i, p := range final.Problems {
+		assert.Equal(t, Path{i + 1}, p.Path, "problem %d", i)
+		assert.NotEqual(t, "the caller's", p.Detail, "problem %d", i)
+	}
+	assert.Equal(t, Path{99}, early.Problems[0].Path, "the caller's edit stays in its copy")
 }
 
 // Rewrites share nothing: several goroutines rewriting the corpus at

@@ -163,10 +163,35 @@ func (r *Reader) WriteTo(w io.Writer) (int64, error) {
 
 // Report returns what the rewrite did so far; it is complete once Read
 // has returned io.EOF, or WriteTo (which io.Copy calls) has returned.
-// Its Problems has no spare capacity, so that an append to it and the
-// problems the Reader lists later never overwrite one another.
+// The Report is the caller's: its Problems, and their Paths, are copies,
+// so that a caller who appends to them, sorts them or edits one, and the
+// Reader listing more problems later, never change one another's.
 func (r *Reader) Report() Report {
 	rep := r.s.rep
-	rep.Problems = slices.Clip(rep.Problems)
+	rep.Problems = cloneProblems(rep.Problems)
 	return rep
+}
+
+// cloneProblems returns a copy of ps whose Paths are copies too, all in
+// one array, each with no spare capacity (an append reallocates instead
+// of writing into the next Path). It allocates only when there are
+// problems, which is rare for mail that maps.
+func cloneProblems(ps []Problem) []Problem {
+	if len(ps) == 0 {
+		return ps
+	}
+	ps = slices.Clone(ps)
+	n := 0
+	for _, p := range ps {
+		n += len(p.Path)
+	}
+	paths := make(Path, n)
+	for i, p := range ps {
+		if p.Path == nil {
+			continue // nil stays nil, as Path{} stays empty
+		}
+		k := copy(paths, p.Path)
+		ps[i].Path, paths = paths[:k:k], paths[k:]
+	}
+	return ps
 }
