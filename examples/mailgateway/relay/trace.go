@@ -56,10 +56,14 @@ var routingLoop = &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 
 // the body's first lines would become header fields.
 func countHops(r io.Reader, maxBytes, limit int) (hops int, continued bool, msg io.Reader) {
 	br := bufio.NewReaderSize(r, 4096)
-	var head bytes.Buffer
+	// The header read is held until the message is handed on: at most
+	// maxBytes and one line of br, not the twice as much a doubling
+	// buffer would reach past maxBytes/2.
+	headCap := maxBytes + br.Size()
+	var head []byte
 	atStart := true  // at the start of a line
 	inField := false // a field has started: a continuation line may follow
-	for head.Len() < maxBytes && hops < limit {
+	for len(head) < maxBytes && hops < limit {
 		line, err := br.ReadSlice('\n')
 		if atStart && len(line) > 0 {
 			name, isField := fieldName(line)
@@ -75,18 +79,31 @@ func countHops(r io.Reader, maxBytes, limit int) (hops int, continued bool, msg 
 				// header has no such line (a continuation line with
 				// no field before it included, as mailhdr reads it):
 				// the header has ended.
-				continued = head.Len() == 0 && isContinuation
-				head.Write(line)
-				return hops, continued, io.MultiReader(&head, restOf(br, err))
+				continued = len(head) == 0 && isContinuation
+				head = appendCapped(head, line, headCap)
+				return hops, continued, io.MultiReader(bytes.NewReader(head), restOf(br, err))
 			}
 		}
-		head.Write(line)
+		head = appendCapped(head, line, headCap)
 		atStart = len(line) > 0 && line[len(line)-1] == '\n'
 		if ended(err) {
-			return hops, continued, io.MultiReader(&head, errReader{err})
+			return hops, continued, io.MultiReader(bytes.NewReader(head), errReader{err})
 		}
 	}
-	return hops, continued, io.MultiReader(&head, br)
+	return hops, continued, io.MultiReader(bytes.NewReader(head), br)
+}
+
+// appendCapped appends p to b, growing b as append does (doubling, from
+// 1 KiB) but to a capacity of at most limit, which len(b)+len(p) must not
+// exceed.
+func appendCapped(b, p []byte, limit int) []byte {
+	if n := len(b) + len(p); n > cap(b) {
+		// Not slices.Grow: append's growth of a large slice would
+		// overshoot limit.
+		nb := make([]byte, len(b), min(max(2*cap(b), n, 1024), limit))
+		b = nb[:copy(nb, b)]
+	}
+	return append(b, p...)
 }
 
 // restOf is what follows the octets a ReadSlice of br returned with err:

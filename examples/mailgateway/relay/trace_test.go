@@ -495,3 +495,23 @@ func TestAddressLiteral(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendCappedStaysUnderLimit: the header countHops holds grows to
+// MaxTraceBytes and one line of its reader, not to twice that (a
+// bytes.Buffer grew to 512 KiB for a header of 256 KiB), and keeps every
+// octet appended.
+func TestAppendCappedStaysUnderLimit(t *testing.T) {
+	const limit = MaxTraceBytes + 4096
+	line := []byte(strings.Repeat("x", 77) + "\r\n")
+	var b []byte
+	var want bytes.Buffer
+	for len(b) < MaxTraceBytes {
+		b = appendCapped(b, line, limit)
+		want.Write(line)
+		require.LessOrEqual(t, cap(b), limit+8192, "capacity at %d octets (8 KiB: a size class's rounding)", len(b))
+	}
+	assert.Equal(t, want.Bytes(), b)
+	long := appendCapped(b, make([]byte, 4000), limit)
+	assert.Len(t, long, len(b)+4000, "a last line up to the reader's size fits")
+	assert.LessOrEqual(t, cap(long), limit+8192)
+}
