@@ -87,8 +87,12 @@ func (c writeTimeoutConn) Write(p []byte) (int, error) {
 }
 
 // DirDeliver returns a Deliver that writes each message to a new file
-// in dir, named by the time it arrived and a counter, with the suffix
-// .eml. A file is written under a temporary name and renamed when it is
+// in dir, named by the time it arrived, the process ID and a counter
+// that every DirDeliver of the process shares, with the suffix .eml
+// ("20261127T231527.123456789-4242-1.eml"), so that two gateways, or two
+// DirDelivers, writing into one folder on one host never give two
+// messages one name (the rename would replace the first) however coarse
+// the clock. A file is written under a temporary name and renamed when it is
 // complete. dir must exist: DirDeliver does not make it (the mailgateway
 // command does), and without it every message fails.
 //
@@ -106,12 +110,11 @@ func (c writeTimeoutConn) Write(p []byte) (int, error) {
 // it if the host then crashes (RFC 5321 §6.1). (On Windows the folder is
 // not synced: NTFS journals the rename.)
 func DirDeliver(dir string) Deliver {
-	var n atomic.Uint64
 	return func(from string, _ []string, msg io.Reader) error {
 		if !isReversePath(from) {
 			return fmt.Errorf("relay: sender %q cannot be written in a Return-Path field", from)
 		}
-		name := fmt.Sprintf("%s-%d.eml", time.Now().UTC().Format("20060102T150405.000000000"), n.Add(1))
+		name := fmt.Sprintf("%s-%d-%d.eml", now().UTC().Format("20060102T150405.000000000"), os.Getpid(), delivered.Add(1))
 		tmp, err := os.CreateTemp(dir, ".incoming-*")
 		if err != nil {
 			return err
@@ -137,6 +140,12 @@ func DirDeliver(dir string) Deliver {
 		return syncDir(dir)
 	}
 }
+
+// delivered counts the files every DirDeliver of the process names.
+var delivered atomic.Uint64
+
+// now is the clock DirDeliver names files by; tests stop it.
+var now = time.Now
 
 // syncFile flushes f to stable storage, and openDir opens a folder to
 // sync it; tests replace them to watch the calls, or fail them.

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -732,4 +733,28 @@ func TestLogNullSender(t *testing.T) {
 	require.NoError(t, c.SendMail("", []string{"b@example.net"}, strings.NewReader(msg)))
 	_, logs := rec.get()
 	assert.Equal(t, []string{`message from <>: delivered to ["b@example.net"]; Content-Type fields rewritten: 1`}, logs)
+}
+
+// TestDirDeliverNamesAreUnique: two DirDelivers into one folder, under a
+// clock that does not move (a coarse one, as on some systems), give every
+// message a file of its own: the counter is the process's, and the name
+// holds the process ID for other gateways on the folder. With a counter
+// per DirDeliver the second file replaced the first.
+func TestDirDeliverNamesAreUnique(t *testing.T) {
+	orig := now
+	t.Cleanup(func() { now = orig })
+	stopped := time.Date(2026, 11, 27, 23, 15, 27, 0, time.UTC)
+	now = func() time.Time { return stopped }
+
+	dir := t.TempDir()
+	a, b := DirDeliver(dir), DirDeliver(dir)
+	for i, d := range []Deliver{a, b, a, b} {
+		require.NoError(t, d("a@example.com", []string{"b@example.net"}, strings.NewReader(fmt.Sprintf("Subject: %d\r\n\r\n", i))))
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.eml"))
+	require.NoError(t, err)
+	require.Len(t, files, 4, "one file per message")
+	for _, f := range files {
+		assert.Regexp(t, `^20261127T231527\.000000000-`+strconv.Itoa(os.Getpid())+`-\d+\.eml$`, filepath.Base(f))
+	}
 }
