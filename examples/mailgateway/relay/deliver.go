@@ -175,7 +175,10 @@ func syncDir(dir string) error {
 // so that a sender that stalls part-way holds up no other message. One
 // refused part-way (over the size limit, or cut off by the sender) is
 // written as far as it came: a line "=== message from <from> cut short:
-// ERROR, not accepted" (on a line of its own) then says so.
+// ERROR, not accepted" (on a line of its own) then says so. "One at a
+// time" holds for the Deliver returned: make one per writer, and share it
+// between Backends, as two WriterDelivers on one writer interleave their
+// messages.
 func WriterDeliver(w io.Writer) Deliver {
 	var mu sync.Mutex
 	return func(from string, to []string, msg io.Reader) error {
