@@ -178,7 +178,7 @@ func (r *Reader) Report() Report {
 // problems, which is rare for mail that maps.
 func cloneProblems(ps []Problem) []Problem {
 	if len(ps) == 0 {
-		return ps
+		return ps[:0:0] // nil stays nil; no capacity to append into
 	}
 	ps = slices.Clone(ps)
 	n := 0
