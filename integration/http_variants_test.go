@@ -157,9 +157,11 @@ func echoHandler(t *testing.T) http.HandlerFunc {
 // header section answers at once, without 100 Continue, and the client
 // never sends the body; otherwise 100 Continue, then the body. The
 // middleware's 415 comes before anyone reads the body; a form it decodes
-// is read (so net/http sends 100 first).
+// is read (so net/http sends 100 first), unless its Content-Length is
+// over the limit, which is a 413 known from the header section.
 func TestExpectContinue(t *testing.T) {
 	form := []byte("name=Z%C3%BCrich;tag=a")
+	big := bytes.Repeat([]byte("a=b&"), 1<<10) // 4 KiB, over MaxFormBytes
 	cases := []struct {
 		name     string
 		label    string
@@ -172,6 +174,7 @@ func TestExpectContinue(t *testing.T) {
 		{"unmappable label: 415 at once", badLabel, []byte("hello"), http.StatusUnsupportedMediaType, false, "", ""},
 		{"mapped label", "ContentType:text/plain", []byte("hello"), http.StatusOK, true, "text/plain", ""},
 		{"form decoded by the middleware", "ContentType:application/www-form-urlencoded", form, http.StatusOK, true, "application/www-form-urlencoded", "name=Z%C3%BCrich&tag=a"},
+		{"form declared over the limit: 413 at once", "application/www-form-urlencoded", big, http.StatusRequestEntityTooLarge, false, "", ""},
 	}
 	h := middleware.Rewrite(middleware.Options{DecodeForms: true, MaxFormBytes: 1024})(echoHandler(t))
 
@@ -225,6 +228,22 @@ func TestExpectContinue(t *testing.T) {
 				assert.Equal(t, tc.form, r.header.Get("X-Form"))
 			})
 		}
+	})
+
+	t.Run("form over the limit under PassThrough", func(t *testing.T) {
+		var got middleware.Labels
+		srv := httptest.NewServer(middleware.Rewrite(middleware.Options{DecodeForms: true, MaxFormBytes: 1024, Unmappable: middleware.PassThrough})(
+			http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				got, _ = middleware.RequestLabels(r)
+				echoHandler(t)(w, r)
+			})))
+		t.Cleanup(srv.Close)
+		r := postExpecting(t, expectingClient(t, srv), srv.URL, "application/www-form-urlencoded", big)
+		assert.Equal(t, http.StatusOK, r.status)
+		assert.Equal(t, sha(big), r.body, "the handler reads the whole body")
+		assert.Empty(t, r.header.Get("X-Form"))
+		require.Error(t, got.Err)
+		assert.ErrorIs(t, got.Err, middleware.ErrFormTooLarge)
 	})
 }
 

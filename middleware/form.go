@@ -98,12 +98,21 @@ type replayBody struct {
 // read. On error r.PostForm is left as it was (nil, unless a handler
 // ahead parsed the form) and the body is replayed: the octets
 // read, then the rest of a body over the limit, or the same error again
-// for a body whose read failed.
+// for a body whose read failed. A body whose Content-Length is over the
+// limit is not read at all.
 func (rw *rewriter) decodeForm(r *http.Request) error {
 	orig := r.Body
 	limit := rw.maxForm
 	if rw.maxFormDefault && reflect.TypeOf(orig) == maxBytesReaderType {
 		limit = math.MaxInt64 // limited already, as parsePostForm sees it
+	}
+	if r.ContentLength > limit {
+		// Too large by its header alone (net/http delivers exactly
+		// ContentLength octets or fails): answered without reading any,
+		// so that a client that sent Expect: 100-continue gets the final
+		// status instead of 100 Continue (RFC 9110 §10.1.1) and sends
+		// no body; the handler of PassThrough reads it all.
+		return ErrFormTooLarge
 	}
 	n := limit
 	if n < math.MaxInt64 {

@@ -118,7 +118,9 @@ type Options struct {
 	// application/x-www-form-urlencoded type, which net/http keeps
 	// handling itself. ParseForm, FormValue and PostFormValue then work as
 	// usual, and the body stays readable. A body that does not decode or
-	// cannot be read is answered 400 (413 if too large), or, with
+	// cannot be read is answered 400 (413 if too large, without reading
+	// it when its Content-Length says so, so that a client that sent
+	// Expect: 100-continue sends nothing), or, with
 	// PassThrough, handed on undecoded, with the error in RequestLabels:
 	// the handler reads the octets the middleware read, then the rest, or
 	// the read error again.
