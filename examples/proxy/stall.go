@@ -164,10 +164,22 @@ func (b *deadlineBody) stalled() bool {
 	return b.timedOut || b.reading && !time.Now().Before(b.deadline)
 }
 
+// handlerReturned is called as the handler returns, before net/http
+// finishes the request. Unless the body has ended, net/http then reads
+// what is left of it (up to 256 KiB), to discard it: before it sends the
+// answer, when the connection is to stay open, or after it, as for a
+// client that sent Expect: 100-continue and got a final status instead of
+// 100 Continue, which sends no body and may keep the connection. No Read
+// of the body has set a deadline for that (the backend refused at once,
+// or was down), and the proxy has no ReadTimeout: that read gets
+// bodyTimeout too. net/http sets its own deadline for the next request.
 func (b *deadlineBody) handlerReturned() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.returned = true
+	if !b.ended && !b.timedOut {
+		_ = b.rc.SetReadDeadline(time.Now().Add(b.timeout))
+	}
 }
 
 // proxyError is the proxy's ErrorHandler. A request whose client stalled

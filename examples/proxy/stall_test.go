@@ -48,6 +48,46 @@ func TestSlowBodyTimesOut(t *testing.T) {
 	assert.Contains(t, string(raw), "\r\nConnection: close\r\n")
 }
 
+// A request whose body the proxy never reads is answered, and its
+// connection closed once the client has sent none of the rest for
+// bodyTimeout: the demo backend refuses the label at once, so the
+// transport, which sent Expect: 100-continue on, sends no body, nor the
+// client, which got no 100 Continue; a backend that is down is never
+// sent one. net/http reads what is left of the body after the handler
+// returns, to discard it (before the answer when the client expects no
+// close), and the proxy, without a ReadTimeout, let it wait on the client
+// for ever.
+func TestUnreadBodyTimesOut(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	down := &url.URL{Scheme: "http", Host: ln.Addr().String()}
+	require.NoError(t, ln.Close())
+	for _, c := range []struct {
+		name    string
+		target  *url.URL
+		request string
+		status  string
+	}{
+		{"refused after Expect: 100-continue", nil, "POST /documents HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain; URI-body=x\r\n" +
+			"Expect: 100-continue\r\nContent-Length: 10\r\n\r\n", "HTTP/1.1 415 "},
+		{"backend down", down, "POST /documents HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 10\r\n\r\n", "HTTP/1.1 502 "},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			base := servertest.StartWith(t, &bodyTimeout, 300*time.Millisecond, func(ctx context.Context, stdout io.Writer) error {
+				return run(ctx, "127.0.0.1:0", c.target, stdout, io.Discard)
+			})
+			conn := dial(t, base)
+			_, err := io.WriteString(conn, c.request)
+			require.NoError(t, err)
+			require.NoError(t, conn.SetReadDeadline(time.Now().Add(5*time.Second)))
+			raw, err := io.ReadAll(conn)
+			require.NoError(t, err, "the proxy let the connection wait")
+			assert.True(t, strings.HasPrefix(string(raw), c.status), "%q", raw)
+			assert.Contains(t, string(raw), "\r\nConnection: close\r\n")
+		})
+	}
+}
+
 // A body that keeps arriving, in parts 100 ms apart, is taken whole
 // although it takes 1 s, more than bodyTimeout: the timeout is for each
 // read, not for the body.
