@@ -4,8 +4,11 @@
 // tests only. The http_*_test.go files exercise package middleware over
 // HTTP/1.1 and HTTP/2 (httptest servers, TLS for HTTP/2), through a
 // reverse proxy, under concurrent load and behind the routers chi and
-// gorilla/mux (http_routers_test.go); the mail_*_test.go files
-// exercise the mail header rewriter; uri_whatwg_test.go passes the URI
+// gorilla/mux (http_routers_test.go), and along HTTP's rarer paths
+// (http_variants_test.go: Expect: 100-continue, h2c, HTTP/1.0,
+// pipelining, OPTIONS *, CONNECT, request trailers); the
+// mail_*_test.go files exercise the mail header rewriter;
+// uri_whatwg_test.go passes the URI
 // labels of package mapping through Node's WHATWG URL parser, and
 // http_node*_test.go put Node's HTTP/1.1 and HTTP/2 implementations on
 // the other end of the middleware and of the translating proxy.
