@@ -150,6 +150,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-max-connections", "100"}, "mailgateway: -max-connections must be more than -max-hops (100)"},
 		{[]string{"-max-connections", "3", "-max-hops", "3"}, "mailgateway: -max-connections must be more than -max-hops (3)"},
 		{[]string{"-timeout", "0"}, "mailgateway: -timeout must be more than 0"},
+		{[]string{"-min-rate", "-1"}, "mailgateway: -min-rate must be 0 or more"},
 		{[]string{"-max-message-bytes", "0"}, "mailgateway: -max-message-bytes must be at least 1"},
 		{[]string{"-max-message-bytes", "-5"}, "mailgateway: -max-message-bytes must be at least 1"},
 		{[]string{"127.0.0.1:2526"}, `mailgateway: unexpected argument "127.0.0.1:2526"`},
@@ -196,4 +197,5 @@ func TestDefaults(t *testing.T) {
 	assert.Contains(t, string(out), `-addr string
     	address to listen on (default "127.0.0.1:2525")`)
 	assert.Contains(t, string(out), `(more than 0) (default 1m0s)`)
+	assert.Contains(t, string(out), `(0: no minimum) (default 500)`)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"net"
 	"sync"
 	"time"
@@ -12,6 +13,10 @@ import (
 // go-smtp's ReadTimeout would not do: it sets the deadline once per
 // command line, so the DATA that follows must all arrive within it, and
 // a large message from a slow but steady client would fail every time.
+// With minRate set, a client must also keep up a rate within each
+// request (see idleConn.Read), so that one that trickles a command or a
+// message, an octet just within each timeout, does not hold its session
+// for as long as it likes.
 //
 // It also keeps the connections that have no session yet (greeted
 // says when one has), for drain: relay.Backend.Drain ends sessions only.
@@ -20,6 +25,7 @@ import (
 type idleListener struct {
 	net.Listener
 	timeout time.Duration
+	minRate int64 // octets a second; 0: none (see idleConn.Read)
 
 	mu       sync.Mutex
 	waiting  map[*idleConn]struct{} // accepted, with no session yet
@@ -35,7 +41,7 @@ func (l *idleListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &idleConn{Conn: nc, timeout: l.timeout, l: l}
+	c := &idleConn{Conn: nc, timeout: l.timeout, minRate: l.minRate, l: l}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.draining {
@@ -75,33 +81,75 @@ func (l *idleListener) greeted(c net.Conn) {
 type idleConn struct {
 	net.Conn
 	timeout time.Duration
+	minRate int64         // octets a second a request must keep up; 0: none
 	l       *idleListener // nil for a conn no listener handed out
 	expired error         // the read that timed out; every later read fails with it
 
 	mu       sync.Mutex // for the read deadlines, which another goroutine may set
 	limit    time.Time  // from SetReadDeadline: no read goes past it
 	deadline time.Time  // the read deadline last set on Conn
+
+	// The request under way: what the client sends from the first read
+	// after a write (the server's reply to the last one) to the next
+	// write. inRequest: a read has begun it; waited: the time its reads
+	// have waited; got: the octets they have read.
+	inRequest bool
+	waited    time.Duration
+	got       int64
 }
 
 // Read fails at once after a read has timed out: go-smtp, when a message
 // fails, reads the rest of it to discard it, and a fresh deadline there
 // would hold a client that went silent in DATA for twice -timeout.
+//
+// With minRate set, the reads of one request (a command line, or the
+// whole of a message, from the end of a reply to the next reply) may wait
+// on the client for timeout in all, and a second more for every minRate
+// octets they have read: a client that sends at minRate or faster never
+// meets that bound, and one that trickles meets it soon after timeout.
+// Only the time spent waiting in Read counts, so a next hop that takes a
+// message slowly does not count against its client.
 func (c *idleConn) Read(p []byte) (int, error) {
 	if c.expired != nil {
 		return 0, c.expired
 	}
+	start := time.Now()
 	c.mu.Lock()
-	c.deadline = earliest(time.Now().Add(c.timeout), c.limit)
+	if !c.inRequest {
+		c.inRequest, c.waited, c.got = true, 0, 0
+	}
+	wait := c.timeout
+	if a := allowance(c.got, c.minRate); c.minRate > 0 && a < math.MaxInt64-c.timeout {
+		wait = min(wait, c.timeout+a-c.waited)
+	}
+	c.deadline = earliest(start.Add(wait), c.limit)
 	err := c.Conn.SetReadDeadline(c.deadline)
 	c.mu.Unlock()
 	if err != nil {
 		return 0, err
 	}
 	n, err := c.Conn.Read(p)
+	c.mu.Lock()
+	c.waited += time.Since(start)
+	c.got += int64(n)
+	c.mu.Unlock()
 	if ne, ok := err.(net.Error); ok && ne.Timeout() {
 		c.expired = err
 	}
 	return n, err
+}
+
+// allowance is the time that n octets earn at rate octets a second (none
+// for a rate of 0), capped at a century.
+func allowance(n, rate int64) time.Duration {
+	const most = 100 * 365 * 24 * time.Hour
+	switch {
+	case rate <= 0:
+		return 0
+	case n/rate >= int64(most/time.Second):
+		return most
+	}
+	return time.Duration(n/rate)*time.Second + time.Duration(n%rate)*time.Second/time.Duration(rate)
 }
 
 // SetReadDeadline sets a deadline that no later read goes past, as on any
@@ -132,7 +180,11 @@ func (c *idleConn) SetDeadline(t time.Time) error {
 	return c.Conn.SetWriteDeadline(t)
 }
 
+// Write ends the client's request: its next read begins another.
 func (c *idleConn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	c.inRequest = false
+	c.mu.Unlock()
 	if err := c.Conn.SetWriteDeadline(time.Now().Add(c.timeout)); err != nil {
 		return 0, err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"net"
 	"testing"
 	"time"
@@ -173,4 +174,82 @@ func TestIdleListenerDrain(t *testing.T) {
 	_, later := accept()
 	assert.True(t, timedOut(later), "a connection accepted after drain is ended")
 	assert.Empty(t, l.waiting)
+}
+
+// With minRate, the reads of one request (from a write, the reply to the
+// last one, to the next) may wait timeout in all, and a second more for
+// every minRate octets: a client that trickles is cut off soon after
+// timeout, though it never falls silent for that long, and one that keeps
+// up the rate, or whose requests each end in time, is not.
+func TestIdleConnMinRate(t *testing.T) {
+	tcp, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer tcp.Close()
+	const timeout, every = 400 * time.Millisecond, 50 * time.Millisecond
+	for _, tt := range []struct {
+		name    string
+		minRate int64
+		octets  int // each write of the client, every 50 ms
+		writes  int
+		reply   int // the server writes after this many octets read (0: never)
+		cut     bool
+	}{
+		// 20 octets a second: cut at about 0.5 s (0.4 s + 10 octets' 0.1 s), of 3 s.
+		{"trickling: cut", 100, 1, 60, 0, true},
+		// 200 octets a second for 1.5 s: 3.4 s allowed.
+		{"above the rate: not cut", 100, 10, 30, 0, false},
+		// 20 octets a second, but each request of 5 octets ends within
+		// 0.25 s, of the 0.45 s allowed.
+		{"trickling short requests: not cut", 100, 1, 20, 5, false},
+		{"no minimum: trickling is not cut", 0, 1, 20, 0, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			client, server := pair(t, tcp)
+			c := &idleConn{Conn: server, timeout: timeout, minRate: tt.minRate}
+			go func() {
+				b := make([]byte, tt.octets)
+				for range tt.writes {
+					if _, err := client.Write(b); err != nil {
+						return
+					}
+					time.Sleep(every)
+				}
+			}()
+			start, want := time.Now(), tt.octets*tt.writes
+			var got int
+			var err error
+			for got < want && err == nil {
+				var n int
+				n, err = c.Read(make([]byte, 1))
+				got += n
+				if tt.reply > 0 && n > 0 && got%tt.reply == 0 {
+					_, err = c.Write([]byte("250 ok\r\n"))
+				}
+			}
+			if !tt.cut {
+				require.NoError(t, err, "after %d of %d octets, %v", got, want, time.Since(start))
+				return
+			}
+			var ne net.Error
+			require.ErrorAs(t, err, &ne, "all %d octets read, in %v", got, time.Since(start))
+			assert.True(t, ne.Timeout())
+			assert.GreaterOrEqual(t, time.Since(start), timeout, "not before the timeout")
+		})
+	}
+}
+
+func TestAllowance(t *testing.T) {
+	for _, tt := range []struct {
+		n, rate int64
+		want    time.Duration
+	}{
+		{0, 500, 0},
+		{499, 500, 998 * time.Millisecond},
+		{500, 500, time.Second},
+		{1500, 500, 3 * time.Second},
+		{1 << 40, 0, 0},
+		{math.MaxInt64, 1, 100 * 365 * 24 * time.Hour},
+	} {
+		assert.Equal(t, tt.want, allowance(tt.n, tt.rate), "%d octets at %d a second", tt.n, tt.rate)
+	}
 }

@@ -117,8 +117,9 @@ func TestSilentClientDropped(t *testing.T) {
 }
 
 // TestSlowClientNotCutOff: -timeout limits silence, not a message: a
-// client that sends its data steadily for longer than -timeout gets its
-// message through.
+// client that sends its data steadily, above -min-rate (750 octets a
+// second here, 500 by default), for longer than -timeout gets its message
+// through.
 func TestSlowClientNotCutOff(t *testing.T) {
 	needsCommand(t)
 	addr, _, stdout := gateway(t, "-timeout", "2s")
@@ -138,14 +139,58 @@ func TestSlowClientNotCutOff(t *testing.T) {
 		require.NoError(t, err, cmd.line)
 	}
 	require.NoError(t, c.PrintfLine("Subject: slow\r\nContent-Type: text/plain\r\n"))
-	// 2.4 s in all, never silent for more than 0.2 s: a stall of the test
-	// of up to 1.8 s between two lines still passes.
+	// 2.4 s in all, never silent for more than 0.2 s, 150 octets a line:
+	// a stall of the test of up to 1.8 s between two lines still passes.
 	for i := range 12 {
 		time.Sleep(200 * time.Millisecond)
-		require.NoError(t, c.PrintfLine("line %d", i))
+		require.NoError(t, c.PrintfLine("line %d %s", i, strings.Repeat("x", 140)))
 	}
 	require.NoError(t, c.PrintfLine("."))
 	_, msg, err := c.ReadResponse(250)
 	require.NoError(t, err, "the message is accepted: %s", msg)
 	require.Eventually(t, func() bool { return strings.Contains(stdout.String(), "line 11") }, 10*time.Second, 10*time.Millisecond)
+}
+
+// TestTricklingClientDropped: a client that sends a command an octet at a
+// time, never silent for -timeout, is disconnected once it has kept the
+// gateway waiting -timeout plus a second for each -min-rate octets it
+// sent (421 4.4.2), not when its command ends: here about 1 s, where the
+// command would take 13 s. Without -min-rate it would hold its session,
+// one of -max-connections, for 2000 octets times -timeout a command.
+// (go-smtp takes what came of the line for a command before it answers
+// the 421: NOOP gets its 250 first.)
+func TestTricklingClientDropped(t *testing.T) {
+	needsCommand(t)
+	addr, _, _ := gateway(t, "-timeout", "1s")
+	c, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	defer c.Close()
+	r := bufio.NewReader(c)
+	greeting, err := r.ReadString('\n')
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(greeting, "220 "), greeting)
+	closed := make(chan string, 1)
+	go func() { // everything the gateway sends until it closes the connection
+		rest, _ := io.ReadAll(r)
+		closed <- string(rest)
+	}()
+	start := time.Now()
+	cmd := "NOOP " + strings.Repeat("x", 60) + "\r\n"
+	var replies string
+trickle:
+	for i := range len(cmd) {
+		if _, err := c.Write([]byte{cmd[i]}); err != nil {
+			break
+		}
+		select {
+		case replies = <-closed:
+			break trickle
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	if replies == "" {
+		replies = <-closed
+	}
+	assert.Less(t, time.Since(start), 6*time.Second, "closed only when the 13 s command ended: %q", replies)
+	assert.Contains(t, replies, "421 4.4.2 ")
 }

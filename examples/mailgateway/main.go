@@ -30,7 +30,10 @@
 // It holds at most -max-connections sessions open at once (256); a client
 // that comes meanwhile is answered 421 4.3.2, a transient failure, and
 // disconnected. A client that sends nothing, or takes no reply, for
-// -timeout (a minute) is disconnected too. A message looping through
+// -timeout (a minute) is disconnected too (421 4.4.2), and so is one that
+// trickles: each command, and each message, may keep the gateway waiting
+// for -timeout, plus a second for every -min-rate octets (500) of it that
+// have come. A message looping through
 // this gateway alone holds one session a hop, so the cap must be more
 // than -max-hops for the loop to be caught (loops running at once that
 // fill the cap get the 421, and their senders retry). Interrupted (SIGINT
@@ -89,6 +92,12 @@ func main() {
 	// A silent client holds its session, one of -max-connections, until
 	// this runs out.
 	timeout := flag.Duration("timeout", time.Minute, "how long a client may stay silent, or leave a reply untaken, before it is disconnected (more than 0)")
+	// A client that sends an octet just within each -timeout would hold
+	// its session, one of -max-connections, for as long as it liked: a
+	// command or a message (from a reply to the next) must also arrive at
+	// this rate after its first -timeout. Postfix's smtpd_min_data_rate
+	// is 500 too.
+	minRate := flag.Int64("min-rate", 500, "octets a second a client must average over each command or message, past -timeout of waiting (0: no minimum)")
 	// The mapping options cturi mail has: mail from outside is untrusted
 	// input, for which the draft (§6) and mapping advise NoControlled.
 	strictURI := flag.Bool("strict-uri", false, "write query-value delimiters as %22 (strict RFC 3986 URIs)")
@@ -113,6 +122,8 @@ func main() {
 		usageError("-max-hops must be at least 1")
 	case *timeout <= 0: // every read would fail at once
 		usageError("-timeout must be more than 0")
+	case *minRate < 0:
+		usageError("-min-rate must be 0 or more")
 	case *grace < 0:
 		usageError("-grace must be 0 or more")
 	case !isHostname(*hostname):
@@ -157,6 +168,7 @@ func main() {
 		log.Fatal(err)
 	}
 	idle := newIdleListener(connlimit.Listener(l, *maxConns, refuseBusy), *timeout)
+	idle.minRate = *minRate
 	l = idle
 	s := smtp.NewServer(greetedBackend{be, idle})
 	s.Domain = *hostname
