@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"net"
 	"sync"
@@ -26,6 +27,9 @@ type idleListener struct {
 	net.Listener
 	timeout time.Duration
 	minRate int64 // octets a second; 0: none (see idleConn.Read)
+	// maxRequest bounds the octets of one request; 0: none (see
+	// idleConn.Read).
+	maxRequest int64
 
 	mu       sync.Mutex
 	waiting  map[*idleConn]struct{} // accepted, with no session yet
@@ -41,7 +45,7 @@ func (l *idleListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &idleConn{Conn: nc, timeout: l.timeout, minRate: l.minRate, l: l}
+	c := &idleConn{Conn: nc, timeout: l.timeout, minRate: l.minRate, maxRequest: l.maxRequest, l: l}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.draining {
@@ -83,7 +87,9 @@ type idleConn struct {
 	timeout time.Duration
 	minRate int64         // octets a second a request must keep up; 0: none
 	l       *idleListener // nil for a conn no listener handed out
-	expired error         // the read that timed out; every later read fails with it
+	expired error         // the read that timed out, or met maxRequest; every later read fails with it
+
+	maxRequest int64 // the most octets of one request; 0: none
 
 	mu       sync.Mutex // for the read deadlines, which another goroutine may set
 	limit    time.Time  // from SetReadDeadline: no read goes past it
@@ -109,6 +115,14 @@ type idleConn struct {
 // meets that bound, and one that trickles meets it soon after timeout.
 // Only the time spent waiting in Read counts, so a next hop that takes a
 // message slowly does not count against its client.
+//
+// With maxRequest set, a request is read up to that many octets, and the
+// read after them fails, as every later one (errRequestTooLarge). go-smtp
+// reads the rest of a message it or the Backend refused, over the size
+// limit or not, to its end to discard it (and the whole of a BDAT chunk
+// over the limit, up to 4 GiB): without a bound, a client that went on
+// sending past its 552 kept its session, and the gateway reading, for as
+// long as it liked.
 func (c *idleConn) Read(p []byte) (int, error) {
 	if c.expired != nil {
 		return 0, c.expired
@@ -117,6 +131,17 @@ func (c *idleConn) Read(p []byte) (int, error) {
 	c.mu.Lock()
 	if !c.inRequest {
 		c.inRequest, c.waited, c.got = true, 0, 0
+	}
+	if c.maxRequest > 0 {
+		left := c.maxRequest - c.got
+		if left <= 0 {
+			c.mu.Unlock()
+			c.expired = errRequestTooLarge{c.maxRequest}
+			return 0, c.expired
+		}
+		if int64(len(p)) > left {
+			p = p[:left]
+		}
 	}
 	wait := c.timeout
 	if a := allowance(c.got, c.minRate); c.minRate > 0 && a < math.MaxInt64-c.timeout {
@@ -137,6 +162,28 @@ func (c *idleConn) Read(p []byte) (int, error) {
 		c.expired = err
 	}
 	return n, err
+}
+
+// errRequestTooLarge is the error of a read past a request's maxRequest
+// octets. go-smtp answers it with "421 4.4.0", closes the connection, and
+// logs it.
+type errRequestTooLarge struct{ max int64 }
+
+func (e errRequestTooLarge) Error() string {
+	return fmt.Sprintf("mailgateway: the client sent more than %d octets without waiting for a reply", e.max)
+}
+
+// requestLimit is the maxRequest of a gateway that takes messages of up
+// to maxMessage octets: twice that and 64 KiB, which a message within the
+// limit, dot-stuffed (at most 4 octets sent for 3), and a command line
+// never reach, and a client that sends a little more than the limit,
+// having no SIZE to go by, does not either, so that it still gets its 552
+// and keeps its session.
+func requestLimit(maxMessage int64) int64 {
+	if maxMessage > (math.MaxInt64-64<<10)/2 {
+		return math.MaxInt64
+	}
+	return 2*maxMessage + 64<<10
 }
 
 // allowance is the time that n octets earn at rate octets a second (none

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"math"
 	"net"
 	"testing"
@@ -252,4 +253,60 @@ func TestAllowance(t *testing.T) {
 	} {
 		assert.Equal(t, tt.want, allowance(tt.n, tt.rate), "%d octets at %d a second", tt.n, tt.rate)
 	}
+}
+
+// With maxRequest, a request (what the client sends from one write of the
+// server to the next) is read up to that many octets: the read after them
+// fails, not as a timeout, and so does every later one, even after a
+// write.
+func TestIdleConnMaxRequest(t *testing.T) {
+	tcp, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer tcp.Close()
+	for _, tt := range []struct {
+		name     string
+		requests []int // octets of each, the server writing after each
+		cut      int   // the request cut off, or -1
+	}{
+		{"at the limit, twice", []int{10, 10}, -1},
+		{"one octet over", []int{11}, 0},
+		{"at the limit, then one over", []int{10, 11}, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			client, server := pair(t, tcp)
+			c := &idleConn{Conn: server, timeout: 10 * time.Second, maxRequest: 10}
+			var all []byte
+			for _, n := range tt.requests {
+				all = append(all, make([]byte, n)...)
+			}
+			_, err := client.Write(all) // at once: the server's writes mark the requests
+			require.NoError(t, err)
+			for i, n := range tt.requests {
+				got, err := io.ReadFull(c, make([]byte, n))
+				if i != tt.cut {
+					require.NoError(t, err, "request %d", i)
+					_, err = c.Write([]byte("250 ok\r\n"))
+					require.NoError(t, err)
+					continue
+				}
+				assert.Equal(t, 10, got, "request %d is read up to the limit", i)
+				var tooLarge errRequestTooLarge
+				require.ErrorAs(t, err, &tooLarge)
+				assert.EqualError(t, err, "mailgateway: the client sent more than 10 octets without waiting for a reply")
+				_, werr := c.Write([]byte("552 too large\r\n"))
+				require.NoError(t, werr)
+				_, err2 := c.Read(make([]byte, 1))
+				assert.Equal(t, err, err2, "the connection is done")
+				return
+			}
+		})
+	}
+}
+
+func TestRequestLimit(t *testing.T) {
+	assert.Equal(t, int64(2+64<<10), requestLimit(1))
+	assert.Equal(t, int64(128<<20+64<<10), requestLimit(64<<20), "the default -max-message-bytes")
+	assert.Equal(t, int64(math.MaxInt64-1), requestLimit((math.MaxInt64-64<<10)/2))
+	assert.Equal(t, int64(math.MaxInt64), requestLimit((math.MaxInt64-64<<10)/2+1))
+	assert.Equal(t, int64(math.MaxInt64), requestLimit(math.MaxInt64))
 }

@@ -194,3 +194,62 @@ trickle:
 	assert.Less(t, time.Since(start), 6*time.Second, "closed only when the 13 s command ended: %q", replies)
 	assert.Contains(t, replies, "421 4.4.2 ")
 }
+
+// TestReadPastRefusedMessageBounded: go-smtp reads the rest of a message
+// over -max-message-bytes to its end, to discard it; the gateway reads at
+// most twice the limit and 64 KiB of it (from the 354 on, the end of data
+// line included). A message that ends there gets its 552 and the session
+// goes on; one octet more, and the client is disconnected, where before
+// the gateway read on for as long as the client sent (256 MiB for a limit
+// of 1000 octets, in 1.6 s).
+func TestReadPastRefusedMessageBounded(t *testing.T) {
+	needsCommand(t)
+	const maxMessage = 1000
+	bound := int(requestLimit(maxMessage)) // 67,536 octets
+	addr, _, _ := gateway(t, "-max-message-bytes", fmt.Sprint(maxMessage))
+	for _, tt := range []struct {
+		name   string
+		octets int
+		closed bool
+	}{
+		{"at the bound: 552, and the session goes on", bound, false},
+		{"one octet over: disconnected", bound + 1, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			nc, err := net.Dial("tcp", addr)
+			require.NoError(t, err)
+			defer nc.Close()
+			require.NoError(t, nc.SetDeadline(time.Now().Add(10*time.Second)))
+			c := textproto.NewConn(nc)
+			_, _, err = c.ReadResponse(220)
+			require.NoError(t, err)
+			for _, cmd := range []struct {
+				line string
+				code int
+			}{{"HELO x", 250}, {"MAIL FROM:<a@example.com>", 250}, {"RCPT TO:<b@example.net>", 250}, {"DATA", 354}} {
+				require.NoError(t, c.PrintfLine("%s", cmd.line))
+				_, _, err = c.ReadResponse(cmd.code)
+				require.NoError(t, err, cmd.line)
+			}
+			// Lines of 100 octets, and a last one of what is left, then
+			// the end of data line: tt.octets in all.
+			body := tt.octets - len(".\r\n")
+			data := strings.Repeat(strings.Repeat("y", 98)+"\r\n", body/100-1) +
+				strings.Repeat("y", 100+body%100-2) + "\r\n.\r\n"
+			require.Len(t, data, tt.octets)
+			_, err = io.WriteString(nc, data)
+			require.NoError(t, err)
+			if tt.closed {
+				rest, err := io.ReadAll(nc)
+				var ne net.Error
+				require.False(t, errors.As(err, &ne) && ne.Timeout(), "still open after 10 s: %q", rest)
+				return
+			}
+			_, msg, err := c.ReadResponse(552)
+			require.NoError(t, err, msg)
+			require.NoError(t, c.PrintfLine("NOOP"))
+			_, _, err = c.ReadResponse(250)
+			require.NoError(t, err, "the session goes on")
+		})
+	}
+}

@@ -33,7 +33,10 @@
 // -timeout (a minute) is disconnected too (421 4.4.2), and so is one that
 // trickles: each command, and each message, may keep the gateway waiting
 // for -timeout, plus a second for every -min-rate octets (500) of it that
-// have come. A message looping through
+// have come. A client that sends more than twice -max-message-bytes (and
+// 64 KiB) before it waits for a reply, as one may that goes on sending
+// past the 552 of a message over the limit, is disconnected after that
+// (421 4.4.0). A message looping through
 // this gateway alone holds one session a hop, so the cap must be more
 // than -max-hops for the loop to be caught (loops running at once that
 // fill the cap get the 421, and their senders retry). Interrupted (SIGINT
@@ -169,6 +172,7 @@ func main() {
 	}
 	idle := newIdleListener(connlimit.Listener(l, *maxConns, refuseBusy), *timeout)
 	idle.minRate = *minRate
+	idle.maxRequest = requestLimit(*maxBytes)
 	l = idle
 	s := smtp.NewServer(greetedBackend{be, idle})
 	s.Domain = *hostname
