@@ -79,7 +79,9 @@ func main() {
 	to := flag.String("to", "uri", "rewrite Content-Types to: uri, ct or canonical")
 	next := flag.String("next", "", "next SMTP hop (host:port) to relay to")
 	dir := flag.String("dir", "", "folder to write messages into (made if it does not exist), when there is no -next")
-	maxBytes := flag.Int64("max-message-bytes", 64<<20, "largest message accepted, in octets (at least 1)")
+	// go-smtp v0.25.1 refuses a message of exactly this many octets sent
+	// with DATA, though it advertises them as SIZE (see docs/mail.md).
+	maxBytes := flag.Int64("max-message-bytes", 64<<20, "largest message accepted, in octets, sent with BDAT; sent with DATA, one octet less (at least 1)")
 	// go-smtp accepts any number of recipients unless told otherwise, and
 	// each one is held in memory until the message ends: a client sending
 	// RCPT TO for ever would grow the session without end. 100 is the
