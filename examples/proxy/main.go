@@ -130,7 +130,8 @@ var (
 // proxy uses, has no bound of its own.
 var maxConnections = 256
 
-// maxHeaderBytes bounds a request's header (431 beyond it). net/http's
+// maxHeaderBytes bounds a request's header (431 beyond it and the 4 KiB
+// net/http reads past it, 69,632 octets with the request line). net/http's
 // default, 1 MiB, let every client hold a buffer of about a MiB while it
 // trickled a header in: some 300 MB at maxConnections. A browser's
 // header, cookies included, is a few KiB.
