@@ -142,7 +142,7 @@ func (h *holdSecondWrite) Write(p []byte) (int, error) {
 func (h *holdSecondWrite) Unwrap() http.ResponseWriter { return h.ResponseWriter }
 
 // The demo backend answers 400 to a body it cannot read, 413 only to one
-// over its limit.
+// over its limit, and stores one of exactly maxDocument octets.
 func TestBackendBodyErrors(t *testing.T) {
 	tests := []struct {
 		name string
@@ -150,7 +150,8 @@ func TestBackendBodyErrors(t *testing.T) {
 		code int
 	}{
 		{"read error", iotest.ErrReader(errors.New("invalid byte in chunk length")), http.StatusBadRequest},
-		{"over the limit", bytes.NewReader(make([]byte, maxDocument+1)), http.StatusRequestEntityTooLarge},
+		{"at the limit", bytes.NewReader(make([]byte, maxDocument)), http.StatusCreated},
+		{"one octet over the limit", bytes.NewReader(make([]byte, maxDocument+1)), http.StatusRequestEntityTooLarge},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -149,7 +149,8 @@ func TestEchoAndXMLEnc(t *testing.T) {
 
 // A body that cannot be read for another reason than its size (a broken
 // chunked encoding, a client that goes away) is a bad request, not one
-// too large; only a body over the limit gets 413.
+// too large; only a body over the limit gets 413, and one of exactly
+// maxBody is echoed.
 func TestEchoBodyErrors(t *testing.T) {
 	tests := []struct {
 		name string
@@ -157,7 +158,8 @@ func TestEchoBodyErrors(t *testing.T) {
 		code int
 	}{
 		{"read error", iotest.ErrReader(errors.New("invalid byte in chunk length")), http.StatusBadRequest},
-		{"over the limit", bytes.NewReader(make([]byte, 1<<20+1)), http.StatusRequestEntityTooLarge},
+		{"at the limit", bytes.NewReader(make([]byte, maxBody)), http.StatusOK},
+		{"one octet over the limit", bytes.NewReader(make([]byte, maxBody+1)), http.StatusRequestEntityTooLarge},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -166,6 +168,12 @@ func TestEchoBodyErrors(t *testing.T) {
 			w := httptest.NewRecorder()
 			newHandler(io.Discard).ServeHTTP(w, req)
 			assert.Equal(t, tt.code, w.Code)
+			if tt.code == http.StatusOK {
+				var got echoResponse
+				require.NoError(t, json.Unmarshal(w.Body.Bytes(), &got))
+				assert.Equal(t, int64(maxBody), got.BodyBytes)
+				return
+			}
 			assert.Equal(t, "text/plain; charset=utf-8", w.Header().Get("Content-Type"))
 		})
 	}
