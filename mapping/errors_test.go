@@ -219,6 +219,53 @@ func TestCollapseDepth(t *testing.T) {
 	require.ErrorIs(t, err, ErrNested)
 }
 
+// wrapLayers gives text/plain's URI label, ContentType:text/plain, wrapped
+// n times: in an application/uri. subtype, that in a ContentType: URI,
+// and so on, each layer one that a mapping unwraps (SPEC K6, R3).
+func wrapLayers(n int) string {
+	c := "ContentType:text/plain"
+	for i := range n {
+		if i%2 == 0 {
+			c = "application/uri." + Escape(c, TokenSafe)
+		} else {
+			c = "ContentType:" + Escape(c, ComponentSafe)
+		}
+	}
+	return c
+}
+
+// TestCollapseDepthBoundary: a call unwraps MaxCollapseDepth layers, and
+// refuses one more with ErrNested. ToURI reads Content-Types, so it sees
+// odd numbers of layers (an application/uri. outside), ToContentType
+// even ones (a ContentType: URI outside); Canonical reads both.
+func TestCollapseDepthBoundary(t *testing.T) {
+	require.Equal(t, 8, MaxCollapseDepth, "the depth docs/mapping.md gives")
+	for _, tt := range []struct {
+		name   string
+		fn     func(string, ...Option) (string, error)
+		layers int
+		want   string // "" for ErrNested
+	}{
+		{"Canonical", Canonical, MaxCollapseDepth, "text/plain"},
+		{"Canonical", Canonical, MaxCollapseDepth + 1, ""},
+		{"ToContentType", ToContentType, MaxCollapseDepth, "text/plain"},
+		{"ToContentType", ToContentType, MaxCollapseDepth + 2, ""},
+		{"ToURI", ToURI, MaxCollapseDepth - 1, "ContentType:text/plain"},
+		{"ToURI", ToURI, MaxCollapseDepth + 1, ""},
+	} {
+		t.Run(fmt.Sprintf("%s, %d layers", tt.name, tt.layers), func(t *testing.T) {
+			got, err := tt.fn(wrapLayers(tt.layers))
+			if tt.want == "" {
+				require.ErrorIs(t, err, ErrNested)
+				assert.Contains(t, err.Error(), "wrapped deeper than 8 layers")
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
 // TestLenientHint: a syntax error at an octet that ends an unquoted
 // value, and that Lenient would have taken into it, says so; one Lenient
 // would not take, or at another place, does not; the kind and offset are
