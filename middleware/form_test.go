@@ -15,9 +15,42 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/cturi/cturi/mapping/urlencoded"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// TestFormPairsLimit: DecodeForms decodes a form of
+// urlencoded.DefaultMaxPairs pairs, and answers one pair more with 400
+// form-too-many-pairs, the handler not run.
+func TestFormPairsLimit(t *testing.T) {
+	for _, tt := range []struct {
+		pairs  int
+		status int // 0: the handler ran
+	}{
+		{urlencoded.DefaultMaxPairs, 0},
+		{urlencoded.DefaultMaxPairs + 1, http.StatusBadRequest},
+	} {
+		t.Run(strconv.Itoa(tt.pairs), func(t *testing.T) {
+			body := strings.Repeat("a;", tt.pairs-1) + "a"
+			r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
+			r.Header.Set("Content-Type", "application/www-form-urlencoded")
+			var decoded int
+			w := httptest.NewRecorder()
+			Rewrite(Options{DecodeForms: true})(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+				decoded = len(r.PostForm["a"])
+			})).ServeHTTP(w, r)
+			if tt.status == 0 {
+				assert.Equal(t, http.StatusOK, w.Code)
+				assert.Equal(t, tt.pairs, decoded)
+				return
+			}
+			assert.Equal(t, tt.status, w.Code)
+			assert.Zero(t, decoded, "the handler did not run")
+			assert.Contains(t, w.Body.String(), "form-too-many-pairs")
+		})
+	}
+}
 
 func TestFormDecoding(t *testing.T) {
 	const form = "a=1;b=x+y&c=%E2%82%AC;a=2;flag"
