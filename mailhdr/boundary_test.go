@@ -173,6 +173,31 @@ func TestBoundaryRepeated(t *testing.T) {
 	})
 }
 
+// TestDelimiterLineLimit: a delimiter line with transport padding (white
+// space after the boundary, RFC 2046) is one while it fits in the read
+// buffer, 64 KiB with its CRLF; one octet longer, it is body text (here
+// the preamble, so the part after it is not one).
+func TestDelimiterLineLimit(t *testing.T) {
+	cases := []struct {
+		n         int // octets of the delimiter line, CRLF included
+		rewritten int
+		problems  []problemAt
+	}{
+		{readBufSize, 2, nil},
+		{readBufSize + 1, 1, nil},
+	}
+	for _, tc := range cases {
+		t.Run(strconv.Itoa(tc.n), func(t *testing.T) {
+			line := "--b" + strings.Repeat(" ", tc.n-len("--b\r\n")) + "\r\n"
+			require.Len(t, line, tc.n)
+			in := "Content-Type: multipart/mixed; boundary=b\r\n\r\n" + line + "Content-Type: text/plain\r\n\r\nx\r\n--b--\r\n"
+			_, rep := rewriteBytes(t, []byte(in), Options{})
+			assert.Equal(t, tc.problems, problemsOf(rep))
+			assert.Equal(t, tc.rewritten, rep.Rewritten)
+		})
+	}
+}
+
 // TestBoundaryLengthLimit: a boundary of 996 octets, whose delimiter
 // line fits in 998, is used; one octet longer is not (KindNoBoundary).
 func TestBoundaryLengthLimit(t *testing.T) {

@@ -309,17 +309,35 @@ func TestProblemsAreErrors(t *testing.T) {
 }
 
 func TestMaxProblems(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("Content-Type: multipart/mixed; boundary=b\r\n\r\n")
-	for range 20 {
-		b.WriteString("--b\r\nContent-Type: a\r\n\r\nx\r\n")
+	// n parts, each with a Content-Type that does not map: n problems.
+	msg := func(n int) []byte {
+		var b strings.Builder
+		b.WriteString("Content-Type: multipart/mixed; boundary=b\r\n\r\n")
+		for range n {
+			b.WriteString("--b\r\nContent-Type: a\r\n\r\nx\r\n")
+		}
+		b.WriteString("--b--\r\n")
+		return []byte(b.String())
 	}
-	b.WriteString("--b--\r\n")
-	_, rep := rewriteBytes(t, []byte(b.String()), Options{MaxProblems: 5})
-	assert.Len(t, rep.Problems, 5)
-	assert.Equal(t, 15, rep.Omitted)
-	assert.False(t, rep.OK())
-	assert.ErrorContains(t, rep.Err(), "mailhdr: 15 more not listed")
+	for _, tt := range []struct {
+		problems, max, listed, omitted int
+	}{
+		{20, 5, 5, 15},
+		{5, 5, 5, 0}, // at the limit: all listed
+		{6, 5, 5, 1}, // one over
+		{DefaultMaxProblems, 0, DefaultMaxProblems, 0},
+		{DefaultMaxProblems + 1, 0, DefaultMaxProblems, 1},
+	} {
+		_, rep := rewriteBytes(t, msg(tt.problems), Options{MaxProblems: tt.max, MaxReportBytes: -1})
+		assert.Len(t, rep.Problems, tt.listed, "%d problems, MaxProblems %d", tt.problems, tt.max)
+		assert.Equal(t, tt.omitted, rep.Omitted, "%d problems, MaxProblems %d", tt.problems, tt.max)
+		assert.False(t, rep.OK())
+		if tt.omitted > 0 {
+			assert.ErrorContains(t, rep.Err(), fmt.Sprintf("mailhdr: %d more not listed", tt.omitted))
+		} else {
+			assert.NotContains(t, rep.Err().Error(), "more not listed")
+		}
+	}
 }
 
 // TestKinds: every kind has a name and a sentinel of that name, and a
