@@ -13,7 +13,9 @@
 // (URI -> Content-Type). FlushInterval is -1 so event streams pass
 // through as they come. A stream may run and pause as long as it likes,
 // but a client that takes no data for a minute, or sends none of a
-// request body for a minute, is cut off (408 for the body).
+// request body for a minute, is cut off (408 for the body), and so is
+// one whose body, past its first minute of waiting, comes at less than
+// 500 octets a second.
 package main
 
 import (

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -22,10 +23,16 @@ import (
 // long as its backend likes: only a wait on the client counts. Without
 // these, clients that stop reading or sending held their connections,
 // and the backend's, for good: -max-connections of them shut everyone
-// else out. The tests shorten them.
+// else out. A request body must also keep up bodyMinRate octets a second
+// past its first bodyTimeout of waiting, as Apache's mod_reqtimeout
+// MinRate has it: the reads of one body may wait bodyTimeout in all, and a
+// second more for every bodyMinRate octets read, so that a client that
+// sends an octet just within each bodyTimeout does not hold its
+// connection as long as it likes. The tests shorten them.
 var (
-	sendTimeout = time.Minute
-	bodyTimeout = time.Minute
+	sendTimeout       = time.Minute
+	bodyTimeout       = time.Minute
+	bodyMinRate int64 = 500
 )
 
 // sendListener hands out connections each Write of which must end within
@@ -78,7 +85,7 @@ func bodyDeadlines(next http.Handler, timeout time.Duration) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		b := &deadlineBody{body: r.Body, rc: http.NewResponseController(w), timeout: timeout}
+		b := &deadlineBody{body: r.Body, rc: http.NewResponseController(w), timeout: timeout, minRate: bodyMinRate}
 		// In the context too: the proxy's ErrorHandler gets the outgoing
 		// request, whose body is another.
 		r2 := r.WithContext(context.WithValue(r.Context(), deadlineBodyKey{}, b))
@@ -96,19 +103,23 @@ type deadlineBody struct {
 	body    io.ReadCloser
 	rc      *http.ResponseController
 	timeout time.Duration
+	minRate int64 // octets a second past timeout; 0: none
 
 	mu       sync.Mutex
-	returned bool      // the handler returned: no deadline is set after that,
-	ended    bool      // nor once a Read has returned io.EOF
-	reading  bool      // a Read is under way,
-	deadline time.Time // which may take until then
-	timedOut bool      // a Read failed at its deadline
+	returned bool          // the handler returned: no deadline is set after that,
+	ended    bool          // nor once a Read has returned io.EOF
+	reading  bool          // a Read is under way,
+	start    time.Time     // since then,
+	deadline time.Time     // and may take until then
+	timedOut bool          // a Read failed at its deadline
+	waited   time.Duration // by the Reads before
+	got      int64         // octets they read
 }
 
 func (b *deadlineBody) Read(p []byte) (int, error) {
 	b.begin()
 	n, err := b.body.Read(p)
-	b.end(err)
+	b.end(n, err)
 	return n, err
 }
 
@@ -125,7 +136,12 @@ func (b *deadlineBody) Close() error { return b.body.Close() }
 func (b *deadlineBody) begin() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.reading, b.deadline = true, time.Now().Add(b.timeout)
+	wait := b.timeout
+	if a := allowance(b.got, b.minRate); b.minRate > 0 && a < math.MaxInt64-b.timeout {
+		wait = min(wait, b.timeout+a-b.waited)
+	}
+	b.reading, b.start = true, time.Now()
+	b.deadline = b.start.Add(wait)
 	if !b.returned && !b.ended {
 		// ErrNotSupported (a connection without deadlines) leaves the
 		// read without one.
@@ -133,11 +149,13 @@ func (b *deadlineBody) begin() {
 	}
 }
 
-// end ends a Read that returned err.
-func (b *deadlineBody) end(err error) {
+// end ends a Read that returned n and err.
+func (b *deadlineBody) end(n int, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.reading = false
+	b.waited += time.Since(b.start)
+	b.got += int64(n)
 	switch {
 	case err == io.EOF && !b.returned:
 		// The body is whole: net/http now reads the connection itself, in
@@ -152,6 +170,19 @@ func (b *deadlineBody) end(err error) {
 		// discard it, which must not wait for ever on this client.
 		b.timedOut = true
 	}
+}
+
+// allowance is the time that n octets earn at rate octets a second (none
+// for a rate of 0), capped at a century.
+func allowance(n, rate int64) time.Duration {
+	const most = 100 * 365 * 24 * time.Hour
+	switch {
+	case rate <= 0:
+		return 0
+	case n/rate >= int64(most/time.Second):
+		return most
+	}
+	return time.Duration(n/rate)*time.Second + time.Duration(n%rate)*time.Second/time.Duration(rate)
 }
 
 // stalled reports whether a Read met its deadline: it failed, or, still

@@ -7,7 +7,9 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -120,6 +122,57 @@ func TestSteadyBodyIsTakenWhole(t *testing.T) {
 	got, err := io.ReadAll(res.Body)
 	require.NoError(t, err)
 	assert.True(t, bytes.Equal(body, got), "the document is the body sent")
+}
+
+// A client that trickles a body, an octet every 50 ms, never waiting
+// bodyTimeout, is answered 408 once the reads of its body have waited
+// bodyTimeout and a second for each bodyMinRate octets (500) they read:
+// here about 0.3 s, where the body takes 5 s. A steady one above the
+// rate is taken (TestSteadyBodyIsTakenWhole: 10 KiB a second).
+func TestTricklingBodyTimesOut(t *testing.T) {
+	base := servertest.StartWith(t, &bodyTimeout, 300*time.Millisecond, runExample)
+	conn := dial(t, base)
+	const n = 100
+	_, err := fmt.Fprintf(conn, "POST /documents HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n\r\n", n)
+	require.NoError(t, err)
+	answered := make(chan string, 1)
+	go func() { // the status line
+		line, _ := bufio.NewReader(conn).ReadString('\n')
+		answered <- line
+	}()
+	start := time.Now()
+	var raw string
+trickle:
+	for range n {
+		if _, err := conn.Write([]byte("a")); err != nil {
+			break
+		}
+		select {
+		case raw = <-answered:
+			break trickle
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	if raw == "" {
+		raw = <-answered
+	}
+	assert.True(t, strings.HasPrefix(raw, "HTTP/1.1 408 "), "%q after %v", raw, time.Since(start))
+	assert.Less(t, time.Since(start), 3*time.Second, "the whole body takes 5 s")
+}
+
+func TestAllowance(t *testing.T) {
+	for _, tt := range []struct {
+		n, rate int64
+		want    time.Duration
+	}{
+		{0, 500, 0},
+		{499, 500, 998 * time.Millisecond},
+		{500, 500, time.Second},
+		{1 << 40, 0, 0},
+		{math.MaxInt64, 1, 100 * 365 * 24 * time.Hour},
+	} {
+		assert.Equal(t, tt.want, allowance(tt.n, tt.rate), "%d octets at %d a second", tt.n, tt.rate)
+	}
 }
 
 // slicesOf yields b in parts of n octets.
