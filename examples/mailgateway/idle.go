@@ -6,6 +6,8 @@ import (
 	"net"
 	"sync"
 	"time"
+
+	"github.com/cturi/cturi/internal/minrate"
 )
 
 // idleListener hands out connections on which each Read and each Write
@@ -143,10 +145,7 @@ func (c *idleConn) Read(p []byte) (int, error) {
 			p = p[:left]
 		}
 	}
-	wait := c.timeout
-	if a := allowance(c.got, c.minRate); c.minRate > 0 && a < math.MaxInt64-c.timeout {
-		wait = min(wait, c.timeout+a-c.waited)
-	}
+	wait := minrate.Wait(c.timeout, c.waited, c.got, c.minRate)
 	c.deadline = earliest(start.Add(wait), c.limit)
 	err := c.Conn.SetReadDeadline(c.deadline)
 	c.mu.Unlock()
@@ -184,19 +183,6 @@ func requestLimit(maxMessage int64) int64 {
 		return math.MaxInt64
 	}
 	return 2*maxMessage + 64<<10
-}
-
-// allowance is the time that n octets earn at rate octets a second (none
-// for a rate of 0), capped at a century.
-func allowance(n, rate int64) time.Duration {
-	const most = 100 * 365 * 24 * time.Hour
-	switch {
-	case rate <= 0:
-		return 0
-	case n/rate >= int64(most/time.Second):
-		return most
-	}
-	return time.Duration(n/rate)*time.Second + time.Duration(n%rate)*time.Second/time.Duration(rate)
 }
 
 // SetReadDeadline sets a deadline that no later read goes past, as on any

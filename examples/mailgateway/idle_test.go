@@ -239,22 +239,6 @@ func TestIdleConnMinRate(t *testing.T) {
 	}
 }
 
-func TestAllowance(t *testing.T) {
-	for _, tt := range []struct {
-		n, rate int64
-		want    time.Duration
-	}{
-		{0, 500, 0},
-		{499, 500, 998 * time.Millisecond},
-		{500, 500, time.Second},
-		{1500, 500, 3 * time.Second},
-		{1 << 40, 0, 0},
-		{math.MaxInt64, 1, 100 * 365 * 24 * time.Hour},
-	} {
-		assert.Equal(t, tt.want, allowance(tt.n, tt.rate), "%d octets at %d a second", tt.n, tt.rate)
-	}
-}
-
 // With maxRequest, a request (what the client sends from one write of the
 // server to the next) is read up to that many octets: the read after them
 // fails, not as a timeout, and so does every later one, even after a

@@ -5,12 +5,13 @@ import (
 	"errors"
 	"io"
 	"log"
-	"math"
 	"net"
 	"net/http"
 	"os"
 	"sync"
 	"time"
+
+	"github.com/cturi/cturi/internal/minrate"
 )
 
 // The proxy can have no ReadTimeout or WriteTimeout: an event stream runs
@@ -136,10 +137,7 @@ func (b *deadlineBody) Close() error { return b.body.Close() }
 func (b *deadlineBody) begin() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	wait := b.timeout
-	if a := allowance(b.got, b.minRate); b.minRate > 0 && a < math.MaxInt64-b.timeout {
-		wait = min(wait, b.timeout+a-b.waited)
-	}
+	wait := minrate.Wait(b.timeout, b.waited, b.got, b.minRate)
 	b.reading, b.start = true, time.Now()
 	b.deadline = b.start.Add(wait)
 	if !b.returned && !b.ended {
@@ -170,19 +168,6 @@ func (b *deadlineBody) end(n int, err error) {
 		// discard it, which must not wait for ever on this client.
 		b.timedOut = true
 	}
-}
-
-// allowance is the time that n octets earn at rate octets a second (none
-// for a rate of 0), capped at a century.
-func allowance(n, rate int64) time.Duration {
-	const most = 100 * 365 * 24 * time.Hour
-	switch {
-	case rate <= 0:
-		return 0
-	case n/rate >= int64(most/time.Second):
-		return most
-	}
-	return time.Duration(n/rate)*time.Second + time.Duration(n%rate)*time.Second/time.Duration(rate)
 }
 
 // stalled reports whether a Read met its deadline: it failed, or, still

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -158,21 +157,6 @@ trickle:
 	}
 	assert.True(t, strings.HasPrefix(raw, "HTTP/1.1 408 "), "%q after %v", raw, time.Since(start))
 	assert.Less(t, time.Since(start), 3*time.Second, "the whole body takes 5 s")
-}
-
-func TestAllowance(t *testing.T) {
-	for _, tt := range []struct {
-		n, rate int64
-		want    time.Duration
-	}{
-		{0, 500, 0},
-		{499, 500, 998 * time.Millisecond},
-		{500, 500, time.Second},
-		{1 << 40, 0, 0},
-		{math.MaxInt64, 1, 100 * 365 * 24 * time.Hour},
-	} {
-		assert.Equal(t, tt.want, allowance(tt.n, tt.rate), "%d octets at %d a second", tt.n, tt.rate)
-	}
 }
 
 // slicesOf yields b in parts of n octets.
