@@ -124,7 +124,19 @@ func (b *deadlineBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (b *deadlineBody) Close() error { return b.body.Close() }
+// Close closes the body. net/http reads what is left of a body closed
+// before its end (up to 256 KiB), to discard it, and the transport closes
+// the request's body when it cannot reach the backend (Go 1.27 does so in
+// the handler's goroutine, before the 502): that read gets bodyTimeout
+// too, or a client that sent a header and no body would hold the handler.
+func (b *deadlineBody) Close() error {
+	b.mu.Lock()
+	if !b.returned && !b.ended && !b.timedOut {
+		_ = b.rc.SetReadDeadline(time.Now().Add(b.timeout))
+	}
+	b.mu.Unlock()
+	return b.body.Close()
+}
 
 // begin sets the deadline of a Read. Once the handler has returned, the
 // transport may still read the body (golang/go#40747) while the
