@@ -254,8 +254,19 @@ func structureOf(ct string) (ctInfo, error) {
 	}
 	info := ctInfo{known: true, typ: strings.ToLower(p.Type), sub: strings.ToLower(p.Subtype)}
 	info.boundary, info.hasBoundary = boundaryOf(ct, p)
+	if len(ct) > maxSharedLabel {
+		// The boundary stays on the scanner's stack while its multipart
+		// is open, as deep as MaxDepth: a substring of a long label would
+		// keep all of it (up to MaxFieldBytes) alive.
+		info.boundary = strings.Clone(info.boundary)
+	}
 	return info, nil
 }
+
+// maxSharedLabel is the longest label a boundary taken from it may share
+// memory with. A boundary is at most 70 octets (RFC 2046 §5.1.1); a label
+// of ordinary size costs no copy.
+const maxSharedLabel = 1024
 
 // readLabel returns the label a Content-Type field's value v holds (its
 // raw bytes from the colon and the white space after it on, folding and

@@ -249,10 +249,8 @@ func (s *scanner) endHeader() {
 		if !s.mayDescend() {
 			return
 		}
-		// A copy: the boundary is a substring of the label, which may be
-		// as long as MaxFieldBytes, and stays on the stack while the
-		// multipart is open, as deep as MaxDepth.
-		s.st.pushMultipart(strings.Clone(ct.boundary), ct.sub, len(s.path))
+		// structureOf copied the boundary of a long label.
+		s.st.pushMultipart(ct.boundary, ct.sub, len(s.path))
 	case ct.encapsulates():
 		// RFC 2046 §5.2.1, RFC 6532 §3.5: only identity encodings can be
 		// read as they stand; an encoded message passes through.
