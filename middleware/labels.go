@@ -2,8 +2,8 @@ package middleware
 
 import (
 	"context"
-	"mime"
 	"net/http"
+	"strings"
 )
 
 // Labels is what the middleware did with a request's Content-Type label.
@@ -129,11 +129,18 @@ func withMappedLabel(r *http.Request, original, mapped string) *http.Request {
 // parsedBody reports whether net/http's ParseForm reads the body of a
 // request labelled label, as its parsePostForm decides: for the legacy
 // application/x-www-form-urlencoded type only (multipart bodies are read
-// by ParseMultipartForm, which sets MultipartForm), whatever the error
-// about the parameters that mime.ParseMediaType returns with the type.
+// by ParseMultipartForm, which sets MultipartForm), whatever the
+// parameters say.
 func parsedBody(label string) bool {
-	mt, _, _ := mime.ParseMediaType(label)
-	return mt == "application/x-www-form-urlencoded"
+	return mediaTypeIs(label, "application/x-www-form-urlencoded")
+}
+
+// mediaTypeIs reports whether label's media type is t, a lower-case
+// type/subtype, as mime.ParseMediaType reads it (before any ';', spaces
+// trimmed, in any case) without allocating.
+func mediaTypeIs(label, t string) bool {
+	mt, _, _ := strings.Cut(label, ";")
+	return strings.EqualFold(strings.TrimSpace(mt), t)
 }
 
 // cloneHeader is http.Header.Clone, with the values copied into spare

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"strings"
 )
 
 // Rewrite returns middleware that rewrites the Content-Type labels of
@@ -118,13 +117,9 @@ func (rw *rewriter) rewriteRequest(w http.ResponseWriter, r *http.Request) *http
 
 // parsedIntoRequest reports whether net/http's ParseForm or
 // ParseMultipartForm store what they read of a body labelled label in the
-// Request: for application/x-www-form-urlencoded and multipart/form-data,
-// the media type as mime.ParseMediaType reads it (before any ';', spaces
-// trimmed, in any case).
+// Request: for application/x-www-form-urlencoded and multipart/form-data.
 func parsedIntoRequest(label string) bool {
-	t, _, _ := strings.Cut(label, ";")
-	t = strings.TrimSpace(t)
-	return strings.EqualFold(t, "application/x-www-form-urlencoded") || strings.EqualFold(t, "multipart/form-data")
+	return parsedBody(label) || mediaTypeIs(label, "multipart/form-data")
 }
 
 // rewriteLabel maps r's label (see rewriteRequest) and returns the request
