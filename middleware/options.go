@@ -119,8 +119,10 @@ type Options struct {
 	// handling itself. ParseForm, FormValue and PostFormValue then work as
 	// usual, and the body stays readable. A body that does not decode or
 	// cannot be read is answered 400 (413 if too large, without reading
-	// it when its Content-Length says so, so that a client that sent
-	// Expect: 100-continue sends nothing), or, with
+	// it when its Content-Length (r.ContentLength, which a handler ahead
+	// that replaces the body, to decompress it say, must update) says so,
+	// so that a client that sent Expect: 100-continue sends nothing), or,
+	// with
 	// PassThrough, handed on undecoded, with the error in RequestLabels:
 	// the handler reads the octets the middleware read, then the rest, or
 	// the read error again.
