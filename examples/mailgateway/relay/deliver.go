@@ -89,10 +89,11 @@ func (c writeTimeoutConn) Write(p []byte) (int, error) {
 // DirDeliver returns a Deliver that writes each message to a new file
 // in dir, named by the time it arrived, the process ID and a counter
 // that every DirDeliver of the process shares, with the suffix .eml
-// ("20261127T231527.123456789-4242-1.eml"), so that two gateways, or two
-// DirDelivers, writing into one folder on one host never give two
-// messages one name (the rename would replace the first) however coarse
-// the clock. A file is written under a temporary name and renamed when it is
+// ("20261127T231527.123456789-4242-1.eml"), so that two DirDelivers, or
+// two gateways whose process IDs differ, writing into one folder never
+// give two messages one name (the rename would replace the first) however
+// coarse the clock. Gateways in containers of their own may share a
+// process ID (each may be 1): give each its own folder. A file is written under a temporary name and renamed when it is
 // complete. dir must exist: DirDeliver does not make it (the mailgateway
 // command does), and without it every message fails.
 //
