@@ -18,20 +18,23 @@ func TestParseArgs(t *testing.T) {
 	assert.Equal(t, "127.0.0.1:0", cfg.addr)
 	assert.Nil(t, cfg.backend, "the embedded demo backend")
 	assert.Equal(t, 256, cfg.maxConnections)
+	assert.Equal(t, int64(500), cfg.minBodyRate)
 	assert.Empty(t, stderr.String())
 
-	cfg, err = parseArgs([]string{"-addr", "127.0.0.1:8080", "-backend", "http://127.0.0.1:9", "-max-connections", "1"}, &stderr)
+	cfg, err = parseArgs([]string{"-addr", "127.0.0.1:8080", "-backend", "http://127.0.0.1:9", "-max-connections", "1", "-min-body-rate", "0"}, &stderr)
 	require.NoError(t, err)
 	assert.Equal(t, "127.0.0.1:8080", cfg.addr)
 	require.NotNil(t, cfg.backend)
 	assert.Equal(t, "http://127.0.0.1:9", cfg.backend.String())
 	assert.Equal(t, 1, cfg.maxConnections)
+	assert.Equal(t, int64(0), cfg.minBodyRate, "no minimum")
 
 	for _, tt := range []struct {
 		args []string
 		msg  string
 	}{
 		{[]string{"-max-connections", "0"}, "proxy: -max-connections must be at least 1"},
+		{[]string{"-min-body-rate", "-1"}, "proxy: -min-body-rate must be 0 or more"},
 		{[]string{"x"}, `proxy: unexpected argument "x"`},
 		{[]string{"-nope"}, "flag provided but not defined: -nope"},
 		{[]string{"-backend", "ftp://x"}, `proxy: -backend "ftp://x" is not an http(s) URL`},

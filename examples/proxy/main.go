@@ -2,7 +2,7 @@
 // between a backend that speaks URI labels and clients that speak
 // Content-Types.
 //
-//	go run ./examples/proxy [-addr 127.0.0.1:0] [-backend URL] [-max-connections 256]
+//	go run ./examples/proxy [-addr 127.0.0.1:0] [-backend URL] [-max-connections 256] [-min-body-rate 500]
 //
 // Without -backend it starts an embedded demo backend on 127.0.0.1 that
 // labels everything with URIs (an XML-DSig signature, a JSON-LD person,
@@ -15,7 +15,8 @@
 // but a client that takes no data for a minute, or sends none of a
 // request body for a minute, is cut off (408 for the body), and so is
 // one whose body, past its first minute of waiting, comes at less than
-// 500 octets a second.
+// -min-body-rate octets a second (500; 0 for no minimum, for clients
+// that stream an upload slowly on purpose).
 package main
 
 import (
@@ -45,7 +46,7 @@ func main() {
 	case err != nil: // the flag package's status for a bad command line
 		os.Exit(2)
 	}
-	maxConnections = cfg.maxConnections
+	maxConnections, bodyMinRate = cfg.maxConnections, cfg.minBodyRate
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, cfg.addr, cfg.backend, os.Stdout, os.Stderr); err != nil {
@@ -60,6 +61,7 @@ type config struct {
 	addr           string
 	backend        *url.URL
 	maxConnections int
+	minBodyRate    int64
 }
 
 // parseArgs reads the command line, without the program's name. It
@@ -73,6 +75,7 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:0", "address to listen on (port 0 picks a free one)")
 	fs.StringVar(&backend, "backend", "", "URL of the backend (default: start the embedded demo backend)")
 	fs.IntVar(&cfg.maxConnections, "max-connections", maxConnections, "most client connections open at once; more clients wait (at least 1)")
+	fs.Int64Var(&cfg.minBodyRate, "min-body-rate", bodyMinRate, "octets a second a request body must average, past its first minute of waiting (0: no minimum)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -82,6 +85,8 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 		bad = fmt.Sprintf("unexpected argument %q", fs.Arg(0))
 	case cfg.maxConnections < 1:
 		bad = "-max-connections must be at least 1"
+	case cfg.minBodyRate < 0:
+		bad = "-min-body-rate must be 0 or more"
 	case backend != "":
 		var err error
 		if cfg.backend, err = parseBackend(backend); err != nil {
