@@ -5,8 +5,9 @@
 // HTTP/1.1 and HTTP/2 (httptest servers, TLS for HTTP/2), through a
 // reverse proxy, under concurrent load and behind the routers chi and
 // gorilla/mux (http_routers_test.go), and along HTTP's rarer paths
-// (http_variants_test.go: Expect: 100-continue, h2c, HTTP/1.0,
-// pipelining, OPTIONS *, CONNECT, request trailers); the
+// (http_expect_test.go: Expect: 100-continue; http_h2c_test.go: h2c;
+// http_variants_test.go: HTTP/1.0, pipelining, OPTIONS *, CONNECT,
+// request trailers); the
 // mail_*_test.go files exercise the mail header rewriter;
 // uri_whatwg_test.go passes the URI
 // labels of package mapping through Node's WHATWG URL parser, and
