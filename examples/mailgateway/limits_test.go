@@ -123,21 +123,9 @@ func TestSilentClientDropped(t *testing.T) {
 func TestSlowClientNotCutOff(t *testing.T) {
 	needsCommand(t)
 	addr, _, stdout := gateway(t, "-timeout", "2s")
-	nc, err := net.Dial("tcp", addr)
-	require.NoError(t, err)
-	defer nc.Close()
 	// By hand: go-smtp's client buffers the data until it is closed.
-	c := textproto.NewConn(nc)
-	_, _, err = c.ReadResponse(220)
-	require.NoError(t, err)
-	for _, cmd := range []struct {
-		line string
-		code int
-	}{{"HELO x", 250}, {"MAIL FROM:<a@example.com>", 250}, {"RCPT TO:<b@example.net>", 250}, {"DATA", 354}} {
-		require.NoError(t, c.PrintfLine("%s", cmd.line))
-		_, _, err = c.ReadResponse(cmd.code)
-		require.NoError(t, err, cmd.line)
-	}
+	nc, c := openData(t, addr)
+	defer nc.Close()
 	require.NoError(t, c.PrintfLine("Subject: slow\r\nContent-Type: text/plain\r\n"))
 	// 2.4 s in all, never silent for more than 0.2 s, 150 octets a line:
 	// a stall of the test of up to 1.8 s between two lines still passes.
@@ -216,28 +204,16 @@ func TestReadPastRefusedMessageBounded(t *testing.T) {
 		{"one octet over: disconnected", bound + 1, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			nc, err := net.Dial("tcp", addr)
-			require.NoError(t, err)
+			nc, c := openData(t, addr)
 			defer nc.Close()
 			require.NoError(t, nc.SetDeadline(time.Now().Add(10*time.Second)))
-			c := textproto.NewConn(nc)
-			_, _, err = c.ReadResponse(220)
-			require.NoError(t, err)
-			for _, cmd := range []struct {
-				line string
-				code int
-			}{{"HELO x", 250}, {"MAIL FROM:<a@example.com>", 250}, {"RCPT TO:<b@example.net>", 250}, {"DATA", 354}} {
-				require.NoError(t, c.PrintfLine("%s", cmd.line))
-				_, _, err = c.ReadResponse(cmd.code)
-				require.NoError(t, err, cmd.line)
-			}
 			// Lines of 100 octets, and a last one of what is left, then
 			// the end of data line: tt.octets in all.
 			body := tt.octets - len(".\r\n")
 			data := strings.Repeat(strings.Repeat("y", 98)+"\r\n", body/100-1) +
 				strings.Repeat("y", 100+body%100-2) + "\r\n.\r\n"
 			require.Len(t, data, tt.octets)
-			_, err = io.WriteString(nc, data)
+			_, err := io.WriteString(nc, data)
 			require.NoError(t, err)
 			if tt.closed {
 				rest, err := io.ReadAll(nc)
@@ -252,4 +228,24 @@ func TestReadPastRefusedMessageBounded(t *testing.T) {
 			require.NoError(t, err, "the session goes on")
 		})
 	}
+}
+
+// openData connects to the gateway at addr and takes a session by hand as
+// far as DATA's 354, so that a test can send the data as it likes.
+func openData(t *testing.T, addr string) (net.Conn, *textproto.Conn) {
+	t.Helper()
+	nc, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	c := textproto.NewConn(nc)
+	_, _, err = c.ReadResponse(220)
+	require.NoError(t, err)
+	for _, cmd := range []struct {
+		line string
+		code int
+	}{{"HELO x", 250}, {"MAIL FROM:<a@example.com>", 250}, {"RCPT TO:<b@example.net>", 250}, {"DATA", 354}} {
+		require.NoError(t, c.PrintfLine("%s", cmd.line))
+		_, _, err = c.ReadResponse(cmd.code)
+		require.NoError(t, err, cmd.line)
+	}
+	return nc, c
 }
