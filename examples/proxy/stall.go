@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cturi/cturi/internal/minrate"
+	"github.com/cturi/cturi/internal/writedeadline"
 )
 
 // The proxy can have no ReadTimeout or WriteTimeout: an event stream runs
@@ -48,32 +49,9 @@ func (l sendListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &sendConn{Conn: c, timeout: l.timeout}, nil
-}
-
-// sendConn sets a write deadline before each Write, replacing any other;
-// net/http sets none without a WriteTimeout. An upgraded connection
-// (101 Switching Protocols), which the proxy hijacks to copy both ways,
-// keeps it.
-type sendConn struct {
-	net.Conn
-	timeout time.Duration
-}
-
-func (c *sendConn) Write(p []byte) (int, error) {
-	if err := c.Conn.SetWriteDeadline(time.Now().Add(c.timeout)); err != nil {
-		return 0, err
-	}
-	return c.Conn.Write(p)
-}
-
-// CloseWrite passes *net.TCPConn's through, as connlimit's conn does:
-// net/http uses it to send its last answer before closing.
-func (c *sendConn) CloseWrite() error {
-	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
-		return cw.CloseWrite()
-	}
-	return errors.ErrUnsupported
+	// An upgraded connection (101 Switching Protocols), which the proxy
+	// hijacks to copy both ways, keeps it.
+	return &writedeadline.Conn{Conn: c, Timeout: l.timeout}, nil
 }
 
 // bodyDeadlines hands next each request with a body whose every read

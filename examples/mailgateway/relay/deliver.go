@@ -14,6 +14,7 @@ import (
 
 	"github.com/cturi/cturi/internal/checkedio"
 	"github.com/cturi/cturi/internal/printable"
+	"github.com/cturi/cturi/internal/writedeadline"
 	"github.com/emersion/go-smtp"
 )
 
@@ -46,7 +47,7 @@ func SMTPDeliver(addr, hostname string) Deliver {
 		if err != nil {
 			return err
 		}
-		c := smtp.NewClient(writeTimeoutConn{nc, dataBlockTimeout})
+		c := smtp.NewClient(&writedeadline.Conn{Conn: nc, Timeout: dataBlockTimeout})
 		defer c.Close()
 		if hostname != "" {
 			if err := c.Hello(hostname); err != nil {
@@ -71,21 +72,6 @@ var hopDialer = net.Dialer{Timeout: 30 * time.Second}
 // SMTPDeliver); tests shorten it.
 var dataBlockTimeout = 3 * time.Minute
 
-// writeTimeoutConn gives each Write a deadline of timeout from its start.
-// go-smtp's client sets and clears deadlines around its commands; the
-// next Write sets its own again.
-type writeTimeoutConn struct {
-	net.Conn
-	timeout time.Duration
-}
-
-func (c writeTimeoutConn) Write(p []byte) (int, error) {
-	if err := c.Conn.SetWriteDeadline(time.Now().Add(c.timeout)); err != nil {
-		return 0, err
-	}
-	return c.Conn.Write(p)
-}
-
 // DirDeliver returns a Deliver that writes each message to a new file
 // in dir, named by the time it arrived, the process ID and a counter
 // that every DirDeliver of the process shares, with the suffix .eml
@@ -93,9 +79,10 @@ func (c writeTimeoutConn) Write(p []byte) (int, error) {
 // two gateways whose process IDs differ, writing into one folder never
 // give two messages one name (the rename would replace the first) however
 // coarse the clock. Gateways in containers of their own may share a
-// process ID (each may be 1): give each its own folder. A file is written under a temporary name and renamed when it is
-// complete. dir must exist: DirDeliver does not make it (the mailgateway
-// command does), and without it every message fails.
+// process ID (each may be 1): give each its own folder. A file is
+// written under a temporary name and renamed when it is complete. dir
+// must exist: DirDeliver does not make it (the mailgateway command
+// does), and without it every message fails.
 //
 // A folder is the message's final delivery, so, as RFC 5321 §4.4 has the
 // delivering server do, each file starts with a Return-Path field that
