@@ -109,11 +109,20 @@ func (b *deadlineBody) Read(p []byte) (int, error) {
 // too, or a client that sent a header and no body would hold the handler.
 func (b *deadlineBody) Close() error {
 	b.mu.Lock()
-	if !b.returned && !b.ended && !b.timedOut {
-		_ = b.rc.SetReadDeadline(time.Now().Add(b.timeout))
+	if !b.returned {
+		b.limitDiscard()
 	}
 	b.mu.Unlock()
 	return b.body.Close()
+}
+
+// limitDiscard gives net/http's read of what is left of the body, to
+// discard it, bodyTimeout from now, unless the body has ended or a read
+// of it has already met its deadline (which stays). b.mu is held.
+func (b *deadlineBody) limitDiscard() {
+	if !b.ended && !b.timedOut {
+		_ = b.rc.SetReadDeadline(time.Now().Add(b.timeout))
+	}
 }
 
 // begin sets the deadline of a Read. Once the handler has returned, the
@@ -183,9 +192,7 @@ func (b *deadlineBody) handlerReturned() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.returned = true
-	if !b.ended && !b.timedOut {
-		_ = b.rc.SetReadDeadline(time.Now().Add(b.timeout))
-	}
+	b.limitDiscard()
 }
 
 // proxyError is the proxy's ErrorHandler. A request whose client stalled
