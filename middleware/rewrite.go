@@ -70,27 +70,23 @@ func (rw *rewriter) rewriteRequest(w http.ResponseWriter, r *http.Request) *http
 	if r2 == nil {
 		return nil
 	}
-	if !rw.wantsForm(r2, label) {
-		if r2 != r && parsedIntoRequest(label) {
-			// The form the handler will parse (ParseForm, FormValue,
-			// ParseMultipartForm: up to 10 MB, or 32 MiB in memory) goes
-			// into a request of its own, not into the copy that shares
-			// an allocation with the context and header values, which a
-			// handler may keep after it returns (a goroutine's context,
-			// a header handed to a logger) and would keep the form
-			// alive. One allocation more, for form labels only.
-			r2 = r2.WithContext(r2.Context())
-		}
+	labelled := r2 != r // r2's context holds this middleware's Labels
+	decode := rw.wantsForm(r2, label)
+	if decode || labelled && parsedIntoRequest(label) {
+		// A body read into the request (PostForm and Body, as the
+		// middleware decodes it: up to MaxFormBytes, and its decoding;
+		// or the form the handler will parse: up to 10 MB, or 32 MiB in
+		// memory) goes into a copy of its own, never into r, nor into the
+		// copy withLabels or withMappedLabel made: that one shares its
+		// allocation with the request's context and its header's values,
+		// which a handler may keep after it returns (a goroutine's
+		// context, a header handed to a logger), and would keep the body
+		// alive. One allocation more, for form labels only.
+		r2 = r2.WithContext(r2.Context())
+	}
+	if !decode {
 		return r2
 	}
-	labelled := r2 != r // r2's context holds this middleware's Labels
-	// PostForm and Body, which hold the body read (up to MaxFormBytes,
-	// and its decoding), go into a copy of their own, never into r, nor
-	// into a copy that withLabels or withMappedLabel made: that one
-	// shares its allocation with the request's context and its header's
-	// values, which a handler may keep after the request (a goroutine's
-	// context, a header handed to a logger), and would keep them alive.
-	r2 = r2.WithContext(r2.Context())
 	if err := rw.decodeForm(r2); err != nil {
 		original := r.Header["Content-Type"][0] // the one label: wantsForm
 		e := rw.report(r, SideRequest, original, err)
