@@ -531,18 +531,13 @@ func TestOpenMultipartsHoldBoundariesOnly(t *testing.T) {
 	const depth = 90
 	for _, to := range []Target{ToURI, Canonical} {
 		held := func(pad int) int64 {
-			runtime.GC()
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			base := ms.HeapAlloc
-			s := newScanner(&nestedPaddedSource{depth: depth, pad: pad}, io.Discard, &Options{To: to})
-			for s.st.depth() < depth {
-				require.NoError(t, s.step())
-			}
-			runtime.GC()
-			runtime.ReadMemStats(&ms)
-			runtime.KeepAlive(s)
-			return int64(ms.HeapAlloc) - int64(base)
+			return heldAfterGC(func() any {
+				s := newScanner(&nestedPaddedSource{depth: depth, pad: pad}, io.Discard, &Options{To: to})
+				for s.st.depth() < depth {
+					require.NoError(t, s.step())
+				}
+				return s
+			})
 		}
 		small, large := held(10), held(90<<10)
 		t.Logf("%v: %d open multiparts hold %d KiB with 10-octet parameters, %d KiB with 90 KiB ones", to, depth, small>>10, large>>10)
@@ -582,22 +577,31 @@ func (s *headThenBody) Read(p []byte) (int, error) {
 // held until the next header, each under 128 KiB).
 func TestLargeFieldBuffersNotKept(t *testing.T) {
 	held := func(pad int) int64 {
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		base := ms.HeapAlloc
-		head := "Content-Type: text/plain; x=\"" + strings.Repeat("`", pad) + "\"\r\n\r\n"
-		r := NewReader(&headThenBody{head: head}, Options{})
-		n, err := io.CopyN(io.Discard, r, int64(len(head))+1<<20)
-		require.NoError(t, err)
-		require.Positive(t, n)
-		require.Equal(t, 1, r.Report().Rewritten)
-		runtime.GC()
-		runtime.ReadMemStats(&ms)
-		runtime.KeepAlive(r)
-		return int64(ms.HeapAlloc) - int64(base)
+		return heldAfterGC(func() any {
+			head := "Content-Type: text/plain; x=\"" + strings.Repeat("`", pad) + "\"\r\n\r\n"
+			r := NewReader(&headThenBody{head: head}, Options{})
+			n, err := io.CopyN(io.Discard, r, int64(len(head))+1<<20)
+			require.NoError(t, err)
+			require.Positive(t, n)
+			require.Equal(t, 1, r.Report().Rewritten)
+			return r
+		})
 	}
 	small, large := held(10), held(98<<10)
 	t.Logf("a Reader 1 MiB into the body holds %d KiB after a small Content-Type, %d KiB after one of 98 KiB", small>>10, large>>10)
 	assert.Less(t, large-small, int64(512<<10))
+}
+
+// heldAfterGC returns how much more heap is in use, after a GC, while the
+// value build returns is alive than before build ran.
+func heldAfterGC(build func() any) int64 {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	v := build()
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	runtime.KeepAlive(v)
+	return int64(ms.HeapAlloc) - int64(base)
 }
