@@ -41,7 +41,7 @@ func TestREADMETranscript(t *testing.T) {
 			}
 			if cmd == "echo $?" {
 				require.GreaterOrEqual(t, status, 0, "echo $? before any command")
-				assert.Equal(t, strconv.Itoa(status)+"\n", want)
+				assert.Equal(t, want, strconv.Itoa(status)+"\n", "the README shows the real exit status of the command before")
 				continue
 			}
 			commands++
