@@ -305,7 +305,7 @@ func TestProblemsAreErrors(t *testing.T) {
 	require.ErrorAs(t, err, &p)
 	assert.Equal(t, KindMapping, p.Kind)
 	assert.Contains(t, p.Error(), "mailhdr: top: mapping: ")
-	assert.Nil(t, (&Report{}).Err())
+	assert.NoError(t, (&Report{}).Err())
 }
 
 func TestMaxProblems(t *testing.T) {

@@ -190,8 +190,8 @@ func TestKindOf(t *testing.T) {
 	assert.Equal(t, KindSyntax, KindOf(wrapped))
 	assert.ErrorIs(t, wrapped, ErrSyntax)
 	assert.NotErrorIs(t, wrapped, ErrCTL)
-	assert.Nil(t, (&Error{Kind: 0}).Unwrap())
-	assert.Nil(t, (&Error{Kind: 99}).Unwrap(), "a kind made by hand past the twelve")
+	assert.NoError(t, (&Error{Kind: 0}).Unwrap())
+	assert.NoError(t, (&Error{Kind: 99}).Unwrap(), "a kind made by hand past the twelve")
 	assert.NotErrorIs(t, &Error{Kind: 99}, ErrSyntax)
 }
 

@@ -504,7 +504,7 @@ func TestTypedNilError(t *testing.T) {
 			})
 		})
 	}
-	assert.Nil(t, (*Error)(nil).Unwrap())
+	assert.NoError(t, (*Error)(nil).Unwrap())
 }
 
 // A request whose Header, Body or URL is nil (built by hand in a test, or

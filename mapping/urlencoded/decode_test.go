@@ -258,8 +258,8 @@ func TestErrorKinds(t *testing.T) {
 	assert.Equal(t, "Kind(99)", Kind(99).String())
 	assert.Equal(t, "Kind(0)", Kind(0).String())
 	assert.Equal(t, "Kind(8)", (KindBadArgument + 1).String(), "the first kind past the last")
-	assert.Nil(t, (&Error{Kind: KindBadArgument + 1}).Unwrap())
-	assert.Nil(t, (&Error{Kind: 99}).Unwrap())
+	assert.NoError(t, (&Error{Kind: KindBadArgument + 1}).Unwrap())
+	assert.NoError(t, (&Error{Kind: 99}).Unwrap())
 }
 
 // TestTypedNilError: a nil *Error in an error, bare or wrapped (a caller's
@@ -284,7 +284,7 @@ func TestTypedNilError(t *testing.T) {
 			assert.Nil(t, e)
 		})
 	}
-	assert.Nil(t, (*Error)(nil).Unwrap())
+	assert.NoError(t, (*Error)(nil).Unwrap())
 }
 
 // TestErrorMadeByHand: an Error made outside the package, with no
