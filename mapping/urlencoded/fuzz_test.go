@@ -74,6 +74,7 @@ func withoutEmptyUndefined(d DataSet) DataSet {
 }
 
 func requireASCIIURIText(t *testing.T, s string) {
+	t.Helper()
 	for i := 0; i < len(s); i++ {
 		require.True(t, s[i] > 0x20 && s[i] < 0x7F, "octet %#x at %d of %q", s[i], i, s)
 	}
