@@ -150,6 +150,23 @@ var corpusForms = []struct {
 		return corpusCase{in: " contenttype:" + b.String() + "?&charset=%22utf-8%22&\t",
 			uri: "ContentType:" + lc + `?charset="utf-8"`, ct: lc + `; charset="utf-8"`}, true
 	}},
+	// The same in upper-case hex but for the '/', with '"' delimiters and
+	// nothing around it: the form above takes only ToContentType's general
+	// path (its white space, %2F and %22 delimiters rule the direct one
+	// out), so this is the one whose decoded letters the direct path must
+	// lower-case too (R1.3).
+	{"ContentType: URI, every octet but '/' encoded, upper-case hex", func(x, lc string) (corpusCase, bool) {
+		var b strings.Builder
+		for i := 0; i < len(x); i++ {
+			if x[i] == '/' {
+				b.WriteByte('/')
+			} else {
+				fmt.Fprintf(&b, "%%%02X", x[i])
+			}
+		}
+		return corpusCase{in: "ContentType:" + b.String() + `?charset="utf-8"`,
+			uri: "ContentType:" + lc + `?charset="utf-8"`, ct: lc + `; charset="utf-8"`}, true
+	}},
 }
 
 func TestCorpus(t *testing.T) {
