@@ -286,6 +286,8 @@ func uriOutputProblems(u string, strict bool) []string {
 func TestCorpusSharedMIMEInfo(t *testing.T) {
 	for _, x := range []string{
 		"application/vnd.ms-visio.drawing.macroEnabled.main+xml",
+		"application/vnd.ms-visio.stencil.macroEnabled.main+xml",
+		"application/vnd.ms-visio.template.macroEnabled.main+xml",
 		"audio/x-iMelody",
 		"audio/iMelody",
 		"text/x-iMelody",
