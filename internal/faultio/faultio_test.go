@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// reads reads r to its first error, then after reads more, and returns
-// what it read, what the further reads gave, and the first error.
+// reads reads r to its first error, then makes `after` more reads, and
+// returns what it read, what those further reads gave, and the first error.
 func reads(r io.Reader, after int) (got string, later []string, first error) {
 	buf := make([]byte, 4)
 	for first == nil {
