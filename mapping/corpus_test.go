@@ -33,8 +33,9 @@ var corpusFiles = []struct {
 // restricted-name on both sides of the '/', without '!', '#', '$', '&' and
 // '^', which no name in the corpora uses. Every octet it allows is one
 // ENC_U leaves as it is (SPEC R0.8), so that a name's URI is plain
-// concatenation below. A new name with one of those five fails here, and
-// the expectations must then percent-encode it.
+// concatenation below. A new name with one of those five fails here: the
+// expectations must then percent-encode its '#', '&' or '^' (ENC_U keeps
+// '!' and '$'), and the URI forms encode '#' and '&' in any case.
 var corpusName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*/[A-Za-z0-9][A-Za-z0-9._+-]*$`)
 
 // loadCorpus returns the names of the fixtures, in order, and checks each
