@@ -35,7 +35,7 @@ var corpusFiles = []struct {
 // ENC_U leaves as it is (SPEC R0.8), so that a name's URI is plain
 // concatenation below. A new name with one of those five fails here: the
 // expectations must then percent-encode its '#', '&' or '^' (ENC_U keeps
-// '!' and '$'), and the URI forms encode '#' and '&' in any case.
+// '!' and '$'), and the URI forms that write a name as it is must too.
 var corpusName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*/[A-Za-z0-9][A-Za-z0-9._+-]*$`)
 
 // loadCorpus returns the names of the fixtures, in order, and checks each
