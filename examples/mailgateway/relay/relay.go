@@ -199,7 +199,7 @@ func (s *session) Rcpt(to string, opts *smtp.RcptOptions) error {
 // still unguarded: see docs/mail.md.)
 func (s *session) Data(r io.Reader) error {
 	s.mu.Lock()
-	t := &transaction{s: s, from: s.from, to: s.to, esmtp: s.esmtp, origin: s.origin}
+	t := &transaction{s: s, from: s.from, to: s.to, esmtp: s.esmtp || chunked(r), origin: s.origin}
 	done, resets := make(chan struct{}), s.resets
 	if s.running == nil {
 		s.running = make(map[chan struct{}]io.Reader)

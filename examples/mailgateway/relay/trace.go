@@ -351,6 +351,17 @@ func usedExtension(o *smtp.MailOptions) bool {
 		o.Return != "" || o.EnvelopeID != "" || o.Auth != nil)
 }
 
+// chunked reports whether Data's reader r brings a message sent with
+// BDAT, which is a service extension in itself (CHUNKING, RFC 3030), so
+// that a client using it greeted with EHLO even if it gave MAIL and RCPT
+// no parameter. go-smtp (v0.25.1) does not say which command a message
+// came by, but hands Data a BDAT message through an io.Pipe and a DATA
+// message through a reader of its own (TestReceived would see a change).
+func chunked(r io.Reader) bool {
+	_, ok := r.(*io.PipeReader)
+	return ok
+}
+
 // usedRcptExtension is usedExtension for RCPT TO.
 func usedRcptExtension(o *smtp.RcptOptions) bool {
 	return o != nil && (len(o.Notify) > 0 || o.OriginalRecipientType != "" || o.OriginalRecipient != "" ||

@@ -210,29 +210,45 @@ func TestReceived(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
 		lines []string
+		bdat  bool      // the message goes in two BDAT chunks, not DATA
 		want  [4]string // from, by, with, for
 	}{
-		{"EHLO and a parameter", []string{"EHLO mail.example.com", "MAIL FROM:<a@example.com> BODY=8BITMIME", "RCPT TO:<b@example.net>"},
+		{"EHLO and a parameter", []string{"EHLO mail.example.com", "MAIL FROM:<a@example.com> BODY=8BITMIME", "RCPT TO:<b@example.net>"}, false,
 			[4]string{"mail.example.com ([127.0.0.1])", "localhost", "ESMTP", "<b@example.net>"}},
-		{"HELO", []string{"HELO mail.example.com", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>"},
+		{"HELO", []string{"HELO mail.example.com", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>"}, false,
 			[4]string{"mail.example.com ([127.0.0.1])", "localhost", "SMTP", "<b@example.net>"}},
-		{"an address literal", []string{"HELO [192.0.2.1]", "MAIL FROM:<a@example.com>", "RCPT TO:<b@[192.0.2.2]>"},
+		// BDAT is a service extension (CHUNKING, RFC 3030) in itself, and
+		// go-smtp offers it only after EHLO: no parameter is needed.
+		{"EHLO and BDAT, no parameter", []string{"EHLO mail.example.com", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>"}, true,
+			[4]string{"mail.example.com ([127.0.0.1])", "localhost", "ESMTP", "<b@example.net>"}},
+		{"an address literal", []string{"HELO [192.0.2.1]", "MAIL FROM:<a@example.com>", "RCPT TO:<b@[192.0.2.2]>"}, false,
 			[4]string{"[192.0.2.1] ([127.0.0.1])", "localhost", "SMTP", "<b@[192.0.2.2]>"}},
-		{"two recipients", []string{"EHLO mail.example.com", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>", "RCPT TO:<c@example.net>"},
+		{"two recipients", []string{"EHLO mail.example.com", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>", "RCPT TO:<c@example.net>"}, false,
 			[4]string{"mail.example.com ([127.0.0.1])", "localhost", "SMTP", ""}},
-		{"a HELO name with a CR", []string{"HELO evil\rX-Injected: yes", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>"},
+		{"a HELO name with a CR", []string{"HELO evil\rX-Injected: yes", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>"}, false,
 			[4]string{"unknown ([127.0.0.1])", "localhost", "SMTP", "<b@example.net>"}},
-		{"a HELO name that is no domain", []string{"HELO bad_name;(x)", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>"},
+		{"a HELO name that is no domain", []string{"HELO bad_name;(x)", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>"}, false,
 			[4]string{"unknown ([127.0.0.1])", "localhost", "SMTP", "<b@example.net>"}},
-		{"a HELO name too long for a line", []string{"HELO " + long + "." + long + ".example", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>"},
+		{"a HELO name too long for a line", []string{"HELO " + long + "." + long + ".example", "MAIL FROM:<a@example.com>", "RCPT TO:<b@example.net>"}, false,
 			[4]string{"unknown ([127.0.0.1])", "localhost", "SMTP", "<b@example.net>"}},
-		{"a recipient too long for a line", []string{"HELO mail.example.com", "MAIL FROM:<a@example.com>", "RCPT TO:<" + long + "@" + long + ".example>"},
+		{"a recipient too long for a line", []string{"HELO mail.example.com", "MAIL FROM:<a@example.com>", "RCPT TO:<" + long + "@" + long + ".example>"}, false,
 			[4]string{"mail.example.com ([127.0.0.1])", "localhost", "SMTP", ""}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var out servertest.SyncBuffer
 			addr := serve(t, &Backend{Deliver: WriterDeliver(&out), Now: clock})
-			reply := rawSession(t, addr, tt.lines, msg)
+			var reply string
+			if tt.bdat {
+				rc := dialRaw(t, addr)
+				for _, l := range tt.lines {
+					require.True(t, strings.HasPrefix(rc.send(l+"\r\n"), "250"), l)
+				}
+				first, last := msg[:10], msg[10:]
+				require.True(t, strings.HasPrefix(rc.send(fmt.Sprintf("BDAT %d\r\n", len(first))+first), "250"))
+				reply = rc.send(fmt.Sprintf("BDAT %d LAST\r\n", len(last)) + last)
+			} else {
+				reply = rawSession(t, addr, tt.lines, msg)
+			}
 			require.True(t, strings.HasPrefix(reply, "250 "), reply)
 			_, delivered, _ := strings.Cut(out.String(), "\n")
 			clauses, rest := checkReceived(t, delivered)
