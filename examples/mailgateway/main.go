@@ -167,6 +167,17 @@ func main() {
 	default:
 		be.Deliver = relay.WriterDeliver(os.Stdout)
 	}
+	if *next != "" || *dir != "" {
+		// Standard error is only the log then. Go ends a program by
+		// SIGPIPE when it writes to a standard output or error whose
+		// reader has gone (a "| tee" that ended), and the gateway logs a
+		// message delivered just before it answers 250: its sender,
+		// with no reply, would send it again, and it would be delivered
+		// twice. Ignored, the signal leaves the log's writes to fail, and
+		// the mail goes on. Into standard output, the delivery itself,
+		// SIGPIPE still ends the gateway, as for any filter.
+		ignoreSIGPIPE()
+	}
 
 	l, err := net.Listen("tcp", *addr)
 	if err != nil {
