@@ -97,6 +97,9 @@ func gateway(t *testing.T, args ...string) (addr, try string, stdout *servertest
 	return addr, try, stdout
 }
 
+// listeningLine is the gateway's log line that says where it listens.
+var listeningLine = regexp.MustCompile(`listening on (\S+)`)
+
 // startGateway is gateway that also returns the running command and what
 // it logs (standard error).
 func startGateway(t *testing.T, args ...string) (cmd *exec.Cmd, addr, try string, stdout, logs *servertest.SyncBuffer) {
@@ -115,7 +118,6 @@ func startGateway(t *testing.T, args ...string) (cmd *exec.Cmd, addr, try string
 		_ = cmd.Wait()
 	})
 	// It says where it listens, then what to try.
-	listening := regexp.MustCompile(`listening on (\S+)`)
 	found := make(chan [2]string, 1)
 	logs = &servertest.SyncBuffer{}
 	go func() {
@@ -123,7 +125,7 @@ func startGateway(t *testing.T, args ...string) (cmd *exec.Cmd, addr, try string
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			fmt.Fprintln(logs, sc.Text())
-			if m := listening.FindStringSubmatch(sc.Text()); m != nil {
+			if m := listeningLine.FindStringSubmatch(sc.Text()); m != nil {
 				addr = m[1]
 			} else if _, try, ok := strings.Cut(sc.Text(), "try: "); ok && addr != "" {
 				found <- [2]string{addr, try}

@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -60,10 +59,9 @@ func TestLogReaderGone(t *testing.T) {
 				_ = cmd.Wait()
 			})
 			require.NoError(t, r.SetReadDeadline(time.Now().Add(30*time.Second)))
-			listening := regexp.MustCompile(`listening on (\S+)`)
 			var addr string
 			for sc := bufio.NewScanner(r); addr == "" && sc.Scan(); {
-				if m := listening.FindStringSubmatch(sc.Text()); m != nil {
+				if m := listeningLine.FindStringSubmatch(sc.Text()); m != nil {
 					addr = m[1]
 				}
 			}
