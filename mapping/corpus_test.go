@@ -1,14 +1,13 @@
 package mapping
 
 import (
-	"bufio"
 	"fmt"
 	"net/url"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/cturi/cturi/internal/vectors"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -45,23 +44,11 @@ func loadCorpus(t testing.TB) []string {
 	t.Helper()
 	var names []string
 	for _, f := range corpusFiles {
-		fh, err := os.Open(f.path)
-		require.NoError(t, err)
-		seen := map[string]bool{}
-		sc := bufio.NewScanner(fh)
-		for line := 1; sc.Scan(); line++ {
-			s := sc.Text()
-			if s == "" || s[0] == '#' {
-				continue
-			}
-			require.Regexp(t, corpusName, s, "%s:%d", f.path, line)
-			require.False(t, seen[s], "%s:%d: %q twice", f.path, line, s)
-			seen[s] = true
-			names = append(names, s)
+		fnames := vectors.Names(t, f.path, f.min)
+		for _, s := range fnames {
+			require.Regexp(t, corpusName, s, "in %s", f.path)
 		}
-		require.NoError(t, sc.Err())
-		require.NoError(t, fh.Close())
-		require.GreaterOrEqual(t, len(seen), f.min, "%s is cut short", f.path)
+		names = append(names, fnames...)
 	}
 	return names
 }

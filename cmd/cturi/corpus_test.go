@@ -1,11 +1,10 @@
 package main
 
 import (
-	"bufio"
-	"os"
 	"strings"
 	"testing"
 
+	"github.com/cturi/cturi/internal/vectors"
 	"github.com/cturi/cturi/mapping"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -19,17 +18,10 @@ func corpusLabels(t *testing.T) []string {
 	t.Helper()
 	var labels []string
 	for _, path := range []string{"../../mapping/testdata/mime-db-types.txt", "../../mapping/testdata/media-types.txt"} {
-		fh, err := os.Open(path)
-		require.NoError(t, err)
-		sc := bufio.NewScanner(fh)
-		for sc.Scan() {
-			if x := sc.Text(); x != "" && x[0] != '#' {
-				labels = append(labels, x, strings.ToUpper(x), x+"; charset=UTF-8",
-					x+`; name="Q3 (final).pdf"; boundary=----=_Part_0`)
-			}
+		for _, x := range vectors.Names(t, path, 350) {
+			labels = append(labels, x, strings.ToUpper(x), x+"; charset=UTF-8",
+				x+`; name="Q3 (final).pdf"; boundary=----=_Part_0`)
 		}
-		require.NoError(t, sc.Err())
-		require.NoError(t, fh.Close())
 	}
 	require.Greater(t, len(labels), 4*2800, "the fixtures are cut short")
 	return labels

@@ -1,7 +1,8 @@
 // Package vectors reads the mapping's test vectors, a TSV file whose
 // columns are direction, input, expected, section and note, for the tests
 // of every package: mapping/testdata/vectors.tsv, and the copy in
-// middleware/testdata; and, with Table, any such file with a header.
+// middleware/testdata; with Table, any such file with a header; and, with
+// Names, the real-world media type names of mapping/testdata.
 package vectors
 
 import (
@@ -68,4 +69,32 @@ func Table(t testing.TB, path, header string) []Row {
 	}
 	require.NoError(t, sc.Err())
 	return rows
+}
+
+// Names reads a file of media type names, one per line, such as
+// mapping/testdata/mime-db-types.txt and media-types.txt (from
+// scripts/mediatypes.sh), skipping empty lines and those that start with
+// '#', and returns the names in order. It fails t if the file cannot be
+// read, holds a name twice, or holds fewer than min names: a fixture cut
+// short fails rather than passes.
+func Names(t testing.TB, path string, min int) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	var names []string
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		s := sc.Text()
+		if s == "" || s[0] == '#' {
+			continue
+		}
+		require.False(t, seen[s], "%s:%d: %q twice", path, n, s)
+		seen[s] = true
+		names = append(names, s)
+	}
+	require.NoError(t, sc.Err())
+	require.GreaterOrEqual(t, len(names), min, "%s is cut short", path)
+	return names
 }
