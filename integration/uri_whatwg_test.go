@@ -173,22 +173,24 @@ type whatwgResult struct {
 	Error string `json:"error"`
 }
 
-// whatwgParse parses each label with whatwgScript, in one node process.
-func whatwgParse(t *testing.T, node string, labels []string) []whatwgResult {
+// nodeJSON runs script in one node process with in, as JSON, on its
+// standard input, and decodes the JSON array it prints, which must have
+// one result per input.
+func nodeJSON[T any](t *testing.T, node, script string, in []string) []T {
 	t.Helper()
-	in, err := json.Marshal(labels)
+	data, err := json.Marshal(in)
 	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, whatwgScript)
-	cmd.Stdin = strings.NewReader(string(in))
+	cmd := exec.CommandContext(ctx, node, script)
+	cmd.Stdin = strings.NewReader(string(data))
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
-	require.NoError(t, err, "node failed:\n%s\nstandard output:\n%s", stderr.String(), out)
-	var res []whatwgResult
+	require.NoError(t, err, "node %s failed:\n%s\nstandard output:\n%s", script, stderr.String(), out)
+	var res []T
 	require.NoError(t, json.Unmarshal(out, &res), "%s", out)
-	require.Len(t, res, len(labels))
+	require.Len(t, res, len(in))
 	return res
 }
 
@@ -207,7 +209,7 @@ func TestWHATWGURLParser(t *testing.T) {
 	for i, l := range labels {
 		texts[i] = l.label
 	}
-	results := whatwgParse(t, node, texts)
+	results := nodeJSON[whatwgResult](t, node, whatwgScript, texts)
 
 	changed := map[string]*whatwgChange{}
 	for i := range whatwgChanges {
