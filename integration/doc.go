@@ -10,7 +10,9 @@
 // request trailers); the
 // mail_*_test.go files exercise the mail header rewriter;
 // uri_whatwg_test.go passes the URI
-// labels of package mapping through Node's WHATWG URL parser, and
+// labels of package mapping through Node's WHATWG URL parser,
+// mimetype_whatwg_test.go its Content-Types through Node's WHATWG MIME
+// type parser (util.MIMEType), and
 // http_node*_test.go put Node's HTTP/1.1 and HTTP/2 implementations on
 // the other end of the middleware and of the translating proxy.
 package integration
