@@ -137,7 +137,7 @@ func nodeRun(t *testing.T, node string, start func(backend string) (h1, h2 *http
 // and checks the label Node reads: the vector's expected label, or the
 // input where the vector expects an error (the middleware leaves a label
 // it cannot map), with X-Content-Type-Options: nosniff exactly when that
-// is a URI label.
+// is a URI label, or a Content-Type mapped from one that browsers refuse.
 func nodeVectorCases(t *testing.T) []nodeCase {
 	var cases []nodeCase
 	for _, v := range vectors.Load(t, mappingVectors) {
@@ -153,7 +153,8 @@ func nodeVectorCases(t *testing.T) []nodeCase {
 			check: func(t *testing.T, r *nodeResult) {
 				assert.Equal(t, http.StatusOK, r.Status)
 				assert.Equal(t, want, r.get(t, "Content-Type"), "%s %q", v.Direction, v.Input)
-				nosniff := mapping.Detect(want) == mapping.DirectionToContentType
+				nosniff := mapping.Detect(want) == mapping.DirectionToContentType ||
+					mapping.Detect(v.Input) == mapping.DirectionToContentType && whatwgRefuses(t, want)
 				assert.Equal(t, nosniff, r.get(t, "X-Content-Type-Options") == "nosniff", "nosniff for %q", want)
 				assert.Equal(t, "ok", r.Body)
 			},

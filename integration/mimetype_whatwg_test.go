@@ -1,12 +1,15 @@
 package integration
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/cturi/cturi/internal/servertest"
 	"github.com/cturi/cturi/internal/vectors"
 	"github.com/cturi/cturi/mapping"
+	"github.com/cturi/cturi/middleware"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -129,6 +132,16 @@ func isHTTPToken(s string) bool {
 	return s != ""
 }
 
+// whatwgRefuses reports whether a browser refuses ct, a Content-Type the
+// mapping produced, as a MIME type: whether its type or subtype is not an
+// HTTP token (classTypeNotHTTPToken).
+func whatwgRefuses(t *testing.T, ct string) bool {
+	t.Helper()
+	p, err := mapping.ParseContentType(ct)
+	require.NoError(t, err, "the mapping's own output %q", ct)
+	return !isHTTPToken(p.Type) || !isHTTPToken(p.Subtype)
+}
+
 // hasUpperOutsideTriplets reports whether s holds an ASCII upper-case
 // letter other than the hex digits of a %XX.
 func hasUpperOutsideTriplets(s string) bool {
@@ -193,6 +206,10 @@ func whatwgMIMEView(ct mapping.ContentType) (view whatwgMIMEResult, classes []st
 // browser must read what the Standard's rule gives, and the URI must
 // differ, so that no class is listed that changes nothing; every class
 // must be met.
+//
+// And the middleware, mapping a response's URI label to each
+// Content-Type, must add X-Content-Type-Options: nosniff exactly where the
+// browser cannot parse it, which would otherwise sniff the body.
 func TestWHATWGMIMEType(t *testing.T) {
 	node := servertest.Command(t, "node")
 	cts := whatwgContentTypes(t)
@@ -203,8 +220,11 @@ func TestWHATWGMIMEType(t *testing.T) {
 	}
 	results := nodeJSON[whatwgMIMEResult](t, node, whatwgMIMEScript, in)
 
+	var label string // the handler's response label
+	handler := middleware.Rewrite(middleware.Options{Response: middleware.ToContentType, MaxLabelLen: -1})(
+		http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Header().Set("Content-Type", label) }))
 	met := map[string][]string{}
-	var same int
+	var same, nosniff int
 	for i, ct := range cts {
 		r := results[i]
 		parsed, err := mapping.ParseContentType(ct)
@@ -212,6 +232,17 @@ func TestWHATWGMIMEType(t *testing.T) {
 		view, classes := whatwgMIMEView(parsed)
 		uri, err := mapping.ToURI(ct)
 		require.NoError(t, err, "the mapping's own output %q", ct)
+
+		label = uri
+		rec := httptest.NewRecorder()
+		handler.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+		require.Equal(t, ct, rec.Header().Get("Content-Type"), "the middleware's Content-Type for %q", uri)
+		if _, ok := rec.Header()["X-Content-Type-Options"]; ok {
+			nosniff++
+			assert.False(t, r.OK, "nosniff beside %q, which the browser parses", ct)
+		} else {
+			assert.True(t, r.OK, "no nosniff beside %q, which the browser cannot parse", ct)
+		}
 		for _, c := range classes {
 			met[c] = append(met[c], ct)
 		}
@@ -243,5 +274,6 @@ func TestWHATWGMIMEType(t *testing.T) {
 		assert.NotEmpty(t, met[c], "no Content-Type met the class %q", c)
 		t.Logf("%s: %d, e.g. %q", c, len(met[c]), append(met[c], "")[0])
 	}
-	t.Logf("%d Content-Types; %d read alike by the browser and mapped back to the same URI", len(cts), same)
+	t.Logf("%d Content-Types; %d read alike by the browser and mapped back to the same URI; "+
+		"%d with nosniff from the middleware", len(cts), same, nosniff)
 }

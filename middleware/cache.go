@@ -41,9 +41,11 @@ type labelCache struct {
 	missed  [cacheSlots]atomic.Uint64
 }
 
-// cacheEntry is a mapping that passed every check of mapLabel.
+// cacheEntry is a mapping that passed every check of mapLabel, with what
+// mapFresh found of its result.
 type cacheEntry struct {
-	in, out string
+	in, out    string
+	unparsable bool
 }
 
 // hash returns the hash of label, which get and put take.
@@ -52,24 +54,26 @@ func (c *labelCache) hash(label string) uint64 { return maphash.String(c.seed, l
 // slots returns the two slots where the label of hash h may be.
 func slots(h uint64) (i, j uint64) { return h % cacheSlots, (h >> 32) % cacheSlots }
 
-// get returns the mapping of in, whose hash is h, if the cache holds it.
-func (c *labelCache) get(h uint64, in string) (string, bool) {
+// get returns the mapping of in, whose hash is h, if the cache holds it,
+// or nil.
+func (c *labelCache) get(h uint64, in string) *cacheEntry {
 	i, j := slots(h)
 	if e := c.entries[i].Load(); e != nil && e.in == in {
-		return e.out, true
+		return e
 	}
 	if e := c.entries[j].Load(); e != nil && e.in == in {
-		return e.out, true
+		return e
 	}
-	return "", false
+	return nil
 }
 
 // put tells the cache that in, of hash h, which get did not find, maps
-// to out, a string of mapping's own. On a miss its slots remember (see
+// to out, a string of mapping's own, which browsers cannot parse as a
+// MIME type if unparsable (mapLabel). On a miss its slots remember (see
 // labelCache) it stores the mapping: into an empty candidate slot if
 // there is one, otherwise into either at random, so that two labels
 // sharing a slot do not keep evicting each other.
-func (c *labelCache) put(h uint64, in, out string) {
+func (c *labelCache) put(h uint64, in, out string, unparsable bool) {
 	if len(in) > maxCachedLabel || len(out) > maxCachedLabel {
 		return
 	}
@@ -84,7 +88,7 @@ func (c *labelCache) put(h uint64, in, out string) {
 	}
 	// in may be part of a larger string (a whole header block): the copy
 	// keeps the cache from holding on to more than the label.
-	e := &cacheEntry{in: strings.Clone(in), out: out}
+	e := &cacheEntry{in: strings.Clone(in), out: out, unparsable: unparsable}
 	switch {
 	case c.entries[i].Load() == nil:
 	case c.entries[j].Load() == nil, rand.Uint32()&1 == 1:

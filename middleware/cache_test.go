@@ -16,15 +16,14 @@ import (
 
 // mapTwice maps in until the cache would have admitted it (two misses).
 func mapTwice(rw *rewriter, in string, m Mode) {
-	_, _ = rw.mapLabel(in, m)
-	_, _ = rw.mapLabel(in, m)
+	_, _, _ = rw.mapLabel(in, m)
+	_, _, _ = rw.mapLabel(in, m)
 }
 
 // cached reports whether mode m's cache holds in.
 func cached(rw *rewriter, in string, m Mode) bool {
 	c := &rw.caches[m]
-	_, ok := c.get(c.hash(in), in)
-	return ok
+	return c.get(c.hash(in), in) != nil
 }
 
 // cacheEntries counts the entries of a cache and their bytes.
@@ -47,10 +46,10 @@ func TestCacheHitMatchesFreshMapping(t *testing.T) {
 	hits := 0
 	for _, in := range vectorInputs(t) {
 		for _, m := range []Mode{ToContentType, ToURI, Canonical} {
-			want, wantErr := newRewriter(Options{}).mapLabel(in, m)
+			want, _, wantErr := newRewriter(Options{}).mapLabel(in, m)
 			mapTwice(rw, in, m)
 			fromCache := cached(rw, in, m)
-			got, gotErr := rw.mapLabel(in, m)
+			got, _, gotErr := rw.mapLabel(in, m)
 			if wantErr != nil {
 				assert.False(t, fromCache, "%s %q: an error is not cached", m, in)
 				assert.Equal(t, mapping.KindOf(wantErr), mapping.KindOf(gotErr), "%s %q", m, in)
@@ -72,9 +71,9 @@ func TestCacheHitMatchesFreshMapping(t *testing.T) {
 func TestCacheAdmission(t *testing.T) {
 	const tag42 = "http://example.com/tag42"
 	rw := newRewriter(Options{})
-	_, _ = rw.mapLabel(tag42, ToContentType)
+	_, _, _ = rw.mapLabel(tag42, ToContentType)
 	assert.False(t, cached(rw, tag42, ToContentType), "after one miss")
-	_, _ = rw.mapLabel(tag42, ToContentType)
+	_, _, _ = rw.mapLabel(tag42, ToContentType)
 	assert.True(t, cached(rw, tag42, ToContentType), "after two")
 	n, _ := cacheEntries(&rw.caches[ToContentType])
 	assert.Equal(t, 1, n)
@@ -93,7 +92,7 @@ func TestCacheModesDoNotMix(t *testing.T) {
 		results := map[Mode]string{}
 		for range 3 {
 			for _, m := range []Mode{ToContentType, ToURI, Canonical} {
-				got, err := rw.mapLabel(in, m)
+				got, _, err := rw.mapLabel(in, m)
 				require.NoError(t, err, "%s %q", m, in)
 				if prev, ok := results[m]; ok {
 					assert.Equal(t, prev, got, "%s %q: the same answer every time", m, in)
@@ -152,7 +151,7 @@ func TestCacheHoldsOnlyAcceptedMappings(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			rw := newRewriter(tt.opts)
 			for range 4 {
-				out, err := rw.mapLabel(tt.in, ToContentType)
+				out, _, err := rw.mapLabel(tt.in, ToContentType)
 				require.ErrorIs(t, err, tt.err)
 				assert.Equal(t, tt.in, out)
 			}
@@ -169,17 +168,17 @@ func TestCacheSkipsLongLabels(t *testing.T) {
 	// its mapping does not.
 	grows := "text/plain; a=\"" + strings.Repeat(`\"`, (maxCachedLabel-20)/2) + "\""
 	require.LessOrEqual(t, len(grows), maxCachedLabel)
-	out, err := rw.mapLabel(grows, ToURI)
+	out, _, err := rw.mapLabel(grows, ToURI)
 	require.NoError(t, err)
 	require.Greater(t, len(out), maxCachedLabel)
 	for _, c := range []struct {
 		in string
 		m  Mode
 	}{{long, ToContentType}, {grows, ToURI}} {
-		want, err := rw.mapFresh(c.in, c.m)
+		want, _, err := rw.mapFresh(c.in, c.m)
 		require.NoError(t, err)
 		for range 3 {
-			got, err := rw.mapLabel(c.in, c.m)
+			got, _, err := rw.mapLabel(c.in, c.m)
 			require.NoError(t, err)
 			assert.Equal(t, want, got)
 		}
@@ -215,7 +214,7 @@ func TestCacheConcurrent(t *testing.T) {
 				if i%2 == 1 {
 					m = Canonical
 				}
-				got, err := rw.mapLabel(labels[i], m)
+				got, _, err := rw.mapLabel(labels[i], m)
 				if err != nil || got != want[i] {
 					errs <- fmt.Sprintf("%q: got %q, %v; want %q", labels[i], got, err, want[i])
 					return
@@ -310,9 +309,9 @@ func TestCacheKeepsLabelsSharingASlot(t *testing.T) {
 			assert.True(t, cached(rw, a, m), a)
 			assert.True(t, cached(rw, b, m), b)
 			for _, in := range []string{a, b} {
-				want, err := newRewriter(Options{}).mapLabel(in, m)
+				want, _, err := newRewriter(Options{}).mapLabel(in, m)
 				require.NoError(t, err)
-				got, err := rw.mapLabel(in, m)
+				got, _, err := rw.mapLabel(in, m)
 				require.NoError(t, err)
 				assert.Equal(t, want, got)
 			}
@@ -346,7 +345,7 @@ func TestCacheAdmitsLabelsMissingInTurn(t *testing.T) {
 	require.NotEmpty(t, b, "no label shares a first slot with %q", a)
 	for range 20 {
 		for _, l := range []string{a, b} {
-			_, err := rw.mapLabel(l, ToContentType)
+			_, _, err := rw.mapLabel(l, ToContentType)
 			require.NoError(t, err)
 		}
 	}
@@ -365,7 +364,7 @@ func TestCacheCopiesLabels(t *testing.T) {
 		label := big[1<<20:]
 		runtime.AddCleanup(unsafe.StringData(big), func(ch chan struct{}) { close(ch) }, freed)
 		for range 3 { // two misses admit it; the third is a hit
-			out, err := rw.mapLabel(label, ToContentType)
+			out, _, err := rw.mapLabel(label, ToContentType)
 			require.NoError(t, err)
 			require.Equal(t, "text/plain", out)
 		}
@@ -381,5 +380,32 @@ func TestCacheCopiesLabels(t *testing.T) {
 		case <-time.After(20 * time.Millisecond):
 		}
 		require.True(t, time.Now().Before(deadline), "the 1 MiB string the label was cut from is still reachable")
+	}
+}
+
+// TestCacheKeepsUnparsable: whether browsers cannot parse a label's
+// mapping, for nosniff, comes from the cache as mapFresh found it: true
+// only for a URI label mapped to a Content-Type with '?' in its type.
+func TestCacheKeepsUnparsable(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		m    Mode
+		want bool
+	}{
+		{"ContentType:text/plain%3Fflag", ToContentType, true},
+		{"ContentType:text/plain%3Fflag", Canonical, true},
+		{"ContentType:text/plain", ToContentType, false},
+		{"TEXT/pl?ain", Canonical, false}, // the handler's own
+		{"text/plain?flag", ToURI, false},
+	} {
+		rw := newRewriter(Options{})
+		mapTwice(rw, tt.in, tt.m)
+		require.True(t, cached(rw, tt.in, tt.m), tt.in)
+		out, unparsable, err := rw.mapLabel(tt.in, tt.m)
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, unparsable, "%q (mode %v) to %q", tt.in, tt.m, out)
+		_, fresh, err := rw.mapFresh(tt.in, tt.m)
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, fresh, "%q (mode %v), not cached", tt.in, tt.m)
 	}
 }

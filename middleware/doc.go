@@ -65,6 +65,10 @@
 // nosniff, unless the handler set that field (under its canonical key):
 // browsers cannot parse a URI label as a MIME type and would otherwise
 // sniff the body, and might run an upload served as text/plain as HTML.
+// So does one that goes out with a Content-Type the middleware mapped it
+// to that browsers cannot parse either (WHATWG MIME Sniffing: its type or
+// subtype holds '?', '{' or '}', which the mapping allows and HTTP's
+// token does not, as in text/plain?flag from ContentType:text/plain%3Fflag).
 // The same holds for ProxyModifyResponse; Leave adds nothing. The writer is
 // recycled once the handler returns, as net/http forbids using it after
 // that: until another request takes the writer, a late call fails with

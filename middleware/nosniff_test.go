@@ -14,8 +14,11 @@ import (
 // left as one (ToURI) or one that could not be mapped, gets
 // X-Content-Type-Options: nosniff, unless the handler set that field;
 // browsers cannot read a URI label as a MIME type, and would sniff the
-// body instead. A response with a Content-Type, or with no label, and a
-// request get none, and Leave touches nothing.
+// body instead. So does one mapped to a Content-Type that browsers cannot
+// read either ('?', '{' or '}' in its type or subtype). A response with
+// another Content-Type, or one the handler wrote (Canonical may rewrite
+// it), or with no label, and a request get none, and Leave touches
+// nothing.
 func TestNosniff(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -38,6 +41,14 @@ func TestNosniff(t *testing.T) {
 		{"two Content-Types", ToURI, []string{"text/plain", "text/html"}, nil, false, nil},
 		{"a Content-Type that does not map", ToURI, []string{"text/"}, nil, false, nil},
 		{"to a Content-Type", ToContentType, []string{uriLabel}, nil, false, nil},
+		{"to a Content-Type with '?' in its subtype", ToContentType, []string{"ContentType:text/plain%3Fflag"}, nil, false, []string{"nosniff"}},
+		{"to a Content-Type with '{' in its subtype", ToContentType, []string{"ContentType:text/x%7By%7D"}, nil, false, []string{"nosniff"}},
+		{"to a Content-Type with '?' in its type, canonical", Canonical, []string{"ContentType:x-FOO%3Fbar/a"}, nil, false, []string{"nosniff"}},
+		{"the handler's own value kept beside a Content-Type with '?'", ToContentType, []string{"ContentType:text/plain%3Fflag"}, []string{"sniff-me"}, true, []string{"sniff-me"}},
+		{"to a Content-Type with '{' in a parameter name", ToContentType, []string{`ContentType:text/plain?a%7Bb%7D="c"`}, nil, false, nil},
+		{"a Content-Type with '?' left as the handler wrote it", ToContentType, []string{"text/pl?ain"}, nil, false, nil},
+		{"a Content-Type with '?' canonical as the handler wrote it", Canonical, []string{"text/pl?ain"}, nil, false, nil},
+		{"a Content-Type with '?' canonicalised", Canonical, []string{"TEXT/pl?ain"}, nil, false, nil},
 		{"a Content-Type left as it is", ToContentType, []string{"text/plain"}, nil, false, nil},
 		{"canonical", Canonical, []string{"TEXT/plain"}, nil, false, nil},
 		{"left alone", Leave, []string{uriLabel}, nil, false, nil},
@@ -178,4 +189,47 @@ func TestNosniffSlicesApart(t *testing.T) {
 	h["X-Content-Type-Options"] = append(h["X-Content-Type-Options"], "y")
 	assert.Equal(t, []string{"ContentType:text/plain", "x"}, h["Content-Type"])
 	assert.Equal(t, []string{"nosniff", "y"}, h["X-Content-Type-Options"])
+}
+
+// TestBrowserParses holds browserParses to WHATWG MIME Sniffing's "parse a
+// MIME type" (integration's TestWHATWGMIMEType holds it to Node's
+// util.MIMEType on every Content-Type the mapping produces from the
+// vectors and the real-world names).
+func TestBrowserParses(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"text/plain", true},
+		{"TEXT/Plain", true},
+		{`text/plain; charset="utf-8"`, true},
+		{"text/plain;charset=utf-8", true},
+		{" \t\r\ntext/plain \t\r\n", true},
+		{"text/plain \t; a=b", true},
+		{"text/plain; a{b}=c", true}, // a parameter the browser drops
+		{"text/plain; =", true},
+		{"application/vnd.api+json", true},
+		{"x-foo!#$%&'*+-.^_`|~/0", true},
+		{"text/plain?flag", false},
+		{"x-foo?bar/bizzare#sub#type", false},
+		{"text/x{y}", false},
+		{"text/x}", false},
+		{"text/plain (comment)", false},
+		{"text /plain", false},
+		{"text/ plain", false},
+		{"text/plain/x", false},
+		{"text/", false},
+		{"/plain", false},
+		{"text", false},
+		{"", false},
+		{"text/pl\x00ain", false},
+		{"text/pl\u00e9in", false},
+		{"ContentType:text/plain", false},
+		{"http://example.com/a", false},
+		{"mailto:user@host.example", false},
+		{"urn:isbn:0-395-36341-1", false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, browserParses(tt.in), "%q", tt.in)
+	}
 }

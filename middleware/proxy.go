@@ -37,8 +37,9 @@ func ProxyRewrite(opts Options, next func(*httputil.ProxyRequest)) func(*httputi
 // label that cannot be mapped makes it return the *Error, and the proxy's
 // ErrorHandler answers (502 Bad Gateway by default); with PassThrough the
 // label goes to the client unchanged. A response that goes on with a URI
-// label gets X-Content-Type-Options: nosniff, unless it has that field (see
-// the package documentation).
+// label, or with a Content-Type this mapped it to that browsers cannot
+// parse, gets X-Content-Type-Options: nosniff, unless it has that field
+// (see the package documentation).
 //
 // Streaming: the proxy flushes every write of a text/event-stream
 // response, and of one without a Content-Length, and otherwise only every
@@ -74,7 +75,9 @@ func ProxyModifyResponse(opts Options, next func(*http.Response) error) func(*ht
 // X-Content-Type-Options: nosniff beside it, unless h has that field
 // already (under its canonical key): browsers cannot parse a URI label as
 // a MIME type, and would otherwise sniff the body and might run it as
-// HTML (WHATWG MIME Sniffing, "sniffing in a browsing context"). The
+// HTML (WHATWG MIME Sniffing, "sniffing in a browsing context"). So does
+// one that goes out with a Content-Type this mapped a URI label to that
+// browsers cannot parse either (browserParses). The
 // field's slice is returned when this added it, so that a response writer
 // whose header did not go out after all can take it back (response.go).
 func (rw *rewriter) rewriteHeader(r *http.Request, h http.Header, side Side, m Mode) (nosniff []string, err error) {
@@ -83,13 +86,14 @@ func (rw *rewriter) rewriteHeader(r *http.Request, h http.Header, side Side, m M
 	}
 	v := h["Content-Type"]
 	var out string
+	var unparsable bool
 	switch {
 	case len(v) == 0:
 		return nil, nil
 	case len(v) > 1:
 		err = ErrMultipleLabels
 	default:
-		out, err = rw.mapLabel(v[0], m)
+		out, unparsable, err = rw.mapLabel(v[0], m)
 	}
 	if err != nil {
 		if side == SideResponse && anyURILabel(v) {
@@ -99,8 +103,12 @@ func (rw *rewriter) rewriteHeader(r *http.Request, h http.Header, side Side, m M
 	}
 	// Mapped without error, a label is a URI label exactly under ToURI.
 	if side != SideResponse || m != ToURI {
-		if out != v[0] {
-			h["Content-Type"] = []string{out}
+		if out == v[0] {
+			return nil, nil
+		}
+		h["Content-Type"] = []string{out}
+		if side == SideResponse && unparsable {
+			return forbidSniffing(h), nil
 		}
 		return nil, nil
 	}

@@ -136,7 +136,7 @@ func (rw *rewriter) rewriteLabel(w http.ResponseWriter, r *http.Request) (*http.
 	if len(v) > 1 {
 		err = ErrMultipleLabels
 	} else {
-		out, err = rw.mapLabel(v[0], rw.request)
+		out, _, err = rw.mapLabel(v[0], rw.request)
 	}
 	if err != nil {
 		e := rw.report(r, SideRequest, v[0], err)

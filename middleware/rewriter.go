@@ -81,47 +81,47 @@ func newRewriter(o Options) *rewriter {
 // mapLabel returns the label mode m makes of in. It returns in itself when
 // nothing changes; for ToContentType and ToURI a label already in the
 // target syntax is recognised by mapping.Detect alone, without parsing or
-// allocating. Every label it returns is a valid header field value. A
-// label mapped before is found in the mode's cache, at the cost of a hash
-// and a comparison.
-func (rw *rewriter) mapLabel(in string, m Mode) (string, error) {
+// allocating. Every label it returns is a valid header field value.
+// unparsable reports a URI label mapped to a Content-Type that browsers
+// cannot parse (browserParses), which a response must not send without
+// nosniff. A label mapped before is found in the mode's cache, with
+// unparsable, at the cost of a hash and a comparison.
+func (rw *rewriter) mapLabel(in string, m Mode) (out string, unparsable bool, err error) {
 	switch m {
 	case Leave:
-		return in, nil
+		return in, false, nil
 	case ToContentType:
 		if mapping.Detect(in) == mapping.DirectionToURI {
-			return in, nil
+			return in, false, nil
 		}
 	case ToURI:
 		if mapping.Detect(in) == mapping.DirectionToContentType {
-			return in, nil
+			return in, false, nil
 		}
 	}
 	if rw.maxLen > 0 && len(in) > rw.maxLen {
 		// The numbers tell an operator which way to move MaxLabelLen.
-		return in, fmt.Errorf("%w (%d octets; MaxLabelLen is %d)", ErrLabelTooLong, len(in), rw.maxLen)
+		return in, false, fmt.Errorf("%w (%d octets; MaxLabelLen is %d)", ErrLabelTooLong, len(in), rw.maxLen)
 	}
 	if len(in) > maxCachedLabel {
 		return rw.mapFresh(in, m)
 	}
 	c := &rw.caches[m]
 	h := c.hash(in)
-	if out, ok := c.get(h, in); ok {
-		return out, nil
+	if e := c.get(h, in); e != nil {
+		return e.out, e.unparsable, nil
 	}
-	out, err := rw.mapFresh(in, m)
+	out, unparsable, err = rw.mapFresh(in, m)
 	if err == nil {
-		c.put(h, in, out)
+		c.put(h, in, out, unparsable)
 	}
-	return out, err
+	return out, unparsable, err
 }
 
 // mapFresh is mapLabel without the cache, for a label in the syntax m
 // maps from and within the length limit. Only a result that passed every
 // check is returned without an error, so only such a result is cached.
-func (rw *rewriter) mapFresh(in string, m Mode) (string, error) {
-	var out string
-	var err error
+func (rw *rewriter) mapFresh(in string, m Mode) (out string, unparsable bool, err error) {
 	switch m {
 	case ToContentType:
 		out, err = mapping.ToContentType(in, rw.opts...)
@@ -131,23 +131,26 @@ func (rw *rewriter) mapFresh(in string, m Mode) (string, error) {
 		out, err = mapping.Canonical(in, rw.opts...)
 	}
 	if err != nil {
-		return in, err
+		return in, false, err
 	}
 	if rw.schemes != nil {
 		if err := rw.checkScheme(in, out, m); err != nil {
-			return in, err
+			return in, false, err
 		}
 	}
 	if !keepsMultipart(in, out, m) {
-		return in, ErrStructureChange
+		return in, false, ErrStructureChange
 	}
 	// Unreachable while mapping keeps SPEC §S (no control character but
 	// HTAB in a Content-Type, only printable ASCII in a URI); checked
 	// anyway, since a header value is where a slip would do harm.
 	if !validHeaderValue(out) {
-		return in, ErrInvalidHeaderValue
+		return in, false, ErrInvalidHeaderValue
 	}
-	return out, nil
+	// Only a Content-Type made from a URI label counts: one that Canonical
+	// rewrites is the handler's own.
+	unparsable = m != ToURI && !browserParses(out) && mapping.Detect(in) == mapping.DirectionToContentType
+	return out, unparsable, nil
 }
 
 // checkScheme checks the scheme of the URI form of a mapped label against

@@ -87,7 +87,7 @@ func TestMapLabel(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rw := newRewriter(tt.opts)
-			out, err := rw.mapLabel(tt.in, tt.mode)
+			out, _, err := rw.mapLabel(tt.in, tt.mode)
 			if tt.err != nil {
 				require.ErrorIs(t, err, tt.err)
 				assert.Equal(t, tt.in, out, "a label that cannot be mapped comes back unchanged")
@@ -115,7 +115,7 @@ func TestSchemeNotAllowedNamesIt(t *testing.T) {
 		{ToContentType, long[:64] + ":z", `"x` + strings.Repeat("y", 63) + `"`}, // 64 octets: whole
 		{ToContentType, long[:65] + ":z", `"x` + strings.Repeat("y", 63) + `..."`},
 	} {
-		_, err := rw.mapLabel(tt.in, tt.mode)
+		_, _, err := rw.mapLabel(tt.in, tt.mode)
 		require.ErrorIs(t, err, ErrSchemeNotAllowed)
 		assert.EqualError(t, err, "middleware: URI scheme not allowed: "+tt.quote)
 	}
@@ -127,7 +127,7 @@ func TestMapLabelMatchesMapping(t *testing.T) {
 	rw := newRewriter(Options{MaxLabelLen: -1})
 	for _, in := range vectorInputs(t) {
 		for _, m := range []Mode{ToContentType, ToURI, Canonical} {
-			got, gotErr := rw.mapLabel(in, m)
+			got, _, gotErr := rw.mapLabel(in, m)
 			var want string
 			var wantErr error
 			switch {
@@ -173,9 +173,9 @@ func TestOptionsAreCopied(t *testing.T) {
 	rw := newRewriter(o)
 	o.Schemes[0] = "http"
 	o.Mapping[0] = mapping.Lenient
-	_, err := rw.mapLabel("http://x", ToContentType)
+	_, _, err := rw.mapLabel("http://x", ToContentType)
 	assert.ErrorIs(t, err, ErrSchemeNotAllowed)
-	_, err = rw.mapLabel(`mailto:a@b?MIME-type="text%2Fplain"`, ToContentType)
+	_, _, err = rw.mapLabel(`mailto:a@b?MIME-type="text%2Fplain"`, ToContentType)
 	assert.ErrorIs(t, err, mapping.ErrReservedParam)
 }
 
