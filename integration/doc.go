@@ -12,7 +12,8 @@
 // uri_whatwg_test.go passes the URI
 // labels of package mapping through Node's WHATWG URL parser,
 // mimetype_whatwg_test.go its Content-Types through Node's WHATWG MIME
-// type parser (util.MIMEType), and
+// type parser (util.MIMEType) and mimetype_go_test.go through Go's
+// mime.ParseMediaType, and
 // http_node*_test.go put Node's HTTP/1.1 and HTTP/2 implementations on
 // the other end of the middleware and of the translating proxy.
 package integration
