@@ -385,7 +385,8 @@ func TestCacheCopiesLabels(t *testing.T) {
 
 // TestCacheKeepsUnparsable: whether browsers cannot parse a label's
 // mapping, for nosniff, comes from the cache as mapFresh found it: true
-// only for a URI label mapped to a Content-Type with '?' in its type.
+// only for a URI label mapped to a Content-Type with '?' in its type, or a
+// Content-Type that Canonical collapses to one (SPEC K6).
 func TestCacheKeepsUnparsable(t *testing.T) {
 	for _, tt := range []struct {
 		in   string
@@ -396,6 +397,7 @@ func TestCacheKeepsUnparsable(t *testing.T) {
 		{"ContentType:text/plain%3Fflag", Canonical, true},
 		{"ContentType:text/plain", ToContentType, false},
 		{"TEXT/pl?ain", Canonical, false}, // the handler's own
+		{"application/uri.ContentType%3Atext%2Fplain%253Fflag", Canonical, true},
 		{"text/plain?flag", ToURI, false},
 	} {
 		rw := newRewriter(Options{})

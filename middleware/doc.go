@@ -68,7 +68,9 @@
 // So does one that goes out with a Content-Type the middleware mapped it
 // to that browsers cannot parse either (WHATWG MIME Sniffing: its type or
 // subtype holds '?', '{' or '}', which the mapping allows and HTTP's
-// token does not, as in text/plain?flag from ContentType:text/plain%3Fflag).
+// token does not, as in text/plain?flag from ContentType:text/plain%3Fflag),
+// and one that Canonical made so from a Content-Type browsers parse (a
+// uri. subtype wrapping a ContentType: URI collapses, SPEC K6).
 // The same holds for ProxyModifyResponse; Leave adds nothing. The writer is
 // recycled once the handler returns, as net/http forbids using it after
 // that: until another request takes the writer, a late call fails with

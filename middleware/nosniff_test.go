@@ -49,6 +49,7 @@ func TestNosniff(t *testing.T) {
 		{"a Content-Type with '?' left as the handler wrote it", ToContentType, []string{"text/pl?ain"}, nil, false, nil},
 		{"a Content-Type with '?' canonical as the handler wrote it", Canonical, []string{"text/pl?ain"}, nil, false, nil},
 		{"a Content-Type with '?' canonicalised", Canonical, []string{"TEXT/pl?ain"}, nil, false, nil},
+		{"a uri. subtype wrapping a ContentType: URI, collapsed to a Content-Type with '?'", Canonical, []string{"application/uri.ContentType%3Atext%2Fplain%253Fflag"}, nil, false, []string{"nosniff"}},
 		{"a Content-Type left as it is", ToContentType, []string{"text/plain"}, nil, false, nil},
 		{"canonical", Canonical, []string{"TEXT/plain"}, nil, false, nil},
 		{"left alone", Leave, []string{uriLabel}, nil, false, nil},

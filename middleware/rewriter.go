@@ -83,8 +83,9 @@ func newRewriter(o Options) *rewriter {
 // target syntax is recognised by mapping.Detect alone, without parsing or
 // allocating. Every label it returns is a valid header field value.
 // unparsable reports a URI label mapped to a Content-Type that browsers
-// cannot parse (browserParses), which a response must not send without
-// nosniff. A label mapped before is found in the mode's cache, with
+// cannot parse (browserParses), or a Content-Type they parse that
+// Canonical made into one they cannot, which a response must not send
+// without nosniff. A label mapped before is found in the mode's cache, with
 // unparsable, at the cost of a hash and a comparison.
 func (rw *rewriter) mapLabel(in string, m Mode) (out string, unparsable bool, err error) {
 	switch m {
@@ -147,9 +148,13 @@ func (rw *rewriter) mapFresh(in string, m Mode) (out string, unparsable bool, er
 	if !validHeaderValue(out) {
 		return in, false, ErrInvalidHeaderValue
 	}
-	// Only a Content-Type made from a URI label counts: one that Canonical
-	// rewrites is the handler's own.
-	unparsable = m != ToURI && !browserParses(out) && mapping.Detect(in) == mapping.DirectionToContentType
+	// A Content-Type made from a URI label counts, and so does one that
+	// Canonical made unparsable from a label the browser parses: a uri.
+	// subtype wrapping a ContentType: URI collapses to the Content-Type in
+	// it (SPEC K6). One the browser could not parse as the handler wrote
+	// it either is the handler's own.
+	unparsable = m != ToURI && !browserParses(out) &&
+		(mapping.Detect(in) == mapping.DirectionToContentType || browserParses(in))
 	return out, unparsable, nil
 }
 
