@@ -46,10 +46,11 @@ func TestCacheHitMatchesFreshMapping(t *testing.T) {
 	hits := 0
 	for _, in := range vectorInputs(t) {
 		for _, m := range []Mode{ToContentType, ToURI, Canonical} {
-			want, _, wantErr := newRewriter(Options{}).mapLabel(in, m)
+			want, wantUnparsable, wantErr := newRewriter(Options{}).mapLabel(in, m)
 			mapTwice(rw, in, m)
 			fromCache := cached(rw, in, m)
-			got, _, gotErr := rw.mapLabel(in, m)
+			got, gotUnparsable, gotErr := rw.mapLabel(in, m)
+			assert.Equal(t, wantUnparsable, gotUnparsable, "%s %q: unparsable", m, in)
 			if wantErr != nil {
 				assert.False(t, fromCache, "%s %q: an error is not cached", m, in)
 				assert.Equal(t, mapping.KindOf(wantErr), mapping.KindOf(gotErr), "%s %q", m, in)

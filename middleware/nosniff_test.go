@@ -95,6 +95,7 @@ func TestNosniff(t *testing.T) {
 	}{
 		{ToURI, "text/plain", "ContentType:text/plain"},
 		{ToContentType, "http://example.com/a b", "http://example.com/a b"},
+		{ToContentType, "ContentType:text/plain%3Fflag", "text/plain?flag"}, // one browsers cannot parse
 	} {
 		in := httptest.NewRequest(http.MethodPost, "/", nil)
 		in.Header.Set("Content-Type", rq.label)
@@ -145,6 +146,8 @@ func TestNosniffAfterUnsentHeader(t *testing.T) {
 		{name: "after a URI label left as it is", mode: ToURI, first: uriLabel, later: "text/"},
 		{name: "after a URI label that does not map", mode: ToContentType, first: unmappable, later: "text/plain"},
 		{name: "a URI label that does not map, kept", mode: ToContentType, first: unmappable, keep: true, want: []string{"nosniff"}, sent: []string{unmappable}},
+		{name: "after a URI label mapped to a Content-Type browsers cannot parse", mode: ToContentType, first: "ContentType:text/plain%3Fflag", later: "text/plain"},
+		{name: "a Content-Type browsers cannot parse, kept", mode: ToContentType, first: "ContentType:text/plain%3Fflag", keep: true, want: []string{"nosniff"}, sent: []string{"text/plain?flag"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
