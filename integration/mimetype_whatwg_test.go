@@ -56,7 +56,7 @@ var whatwgMIMELabels = []string{
 	"ContentType:text/x%7By%7D",                         // classTypeNotHTTPToken
 	"ContentType:text/plain?a%7Bb%7D=%22c%22&d=%22e%22", // classNameNotHTTPToken
 	`ContentType:text/plain?a="1"&a="2"`,                // classDuplicate
-	`ContentType:text/plain?a="1"&A="1"`,                // classDuplicate, classNameCase
+	`ContentType:text/plain?a="1"&A="1"`,                // classDuplicate (the second name, dropped, is not lower-cased)
 	`ContentType:text/plain?Charset="utf-8"`,            // classNameCase
 	"mailto:User@host.example",                          // classURISubtypeCase
 	"urn:ISBN:0-395-36341-1",                            // classURISubtypeCase
