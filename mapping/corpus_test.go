@@ -18,16 +18,6 @@ import (
 // upper case, with the parameters real labels carry, and as ContentType:
 // URIs written as other software might write them.
 
-// corpusFiles are the fixtures, with the least number of names each must
-// hold, so that a fixture cut short fails rather than passes.
-var corpusFiles = []struct {
-	path string
-	min  int
-}{
-	{"testdata/mime-db-types.txt", 2500},
-	{"testdata/media-types.txt", 350},
-}
-
 // corpusName is the shape every fixture name has: RFC 6838's
 // restricted-name on both sides of the '/', without '!', '#', '$', '&' and
 // '^', which no name in the corpora uses. Every octet it allows is one
@@ -38,17 +28,13 @@ var corpusFiles = []struct {
 var corpusName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*/[A-Za-z0-9][A-Za-z0-9._+-]*$`)
 
 // loadCorpus returns the names of the fixtures, in order, and checks each
-// fixture's size and that every name is one of corpusName, unique in its
-// file.
+// fixture's size (vectors.MediaTypeFiles) and that every name is one of
+// corpusName, unique in its file.
 func loadCorpus(t testing.TB) []string {
 	t.Helper()
-	var names []string
-	for _, f := range corpusFiles {
-		fnames := vectors.Names(t, f.path, f.min)
-		for _, s := range fnames {
-			require.Regexp(t, corpusName, s, "in %s", f.path)
-		}
-		names = append(names, fnames...)
+	names := vectors.MediaTypeNames(t, "..")
+	for _, s := range names {
+		require.Regexp(t, corpusName, s)
 	}
 	return names
 }

@@ -8,6 +8,7 @@ package vectors
 import (
 	"bufio"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -69,6 +70,29 @@ func Table(t testing.TB, path, header string) []Row {
 	}
 	require.NoError(t, sc.Err())
 	return rows
+}
+
+// MediaTypeFiles are the real-world media type fixtures, from
+// scripts/mediatypes.sh, relative to the module's root, each with the
+// least number of names it must hold.
+var MediaTypeFiles = []struct {
+	Path string
+	Min  int
+}{
+	{"mapping/testdata/mime-db-types.txt", 2500},
+	{"mapping/testdata/media-types.txt", 350},
+}
+
+// MediaTypeNames reads every file of MediaTypeFiles with Names and returns
+// their names in order; root is the module's root relative to the test's
+// package folder ("..", "../..").
+func MediaTypeNames(t testing.TB, root string) []string {
+	t.Helper()
+	var names []string
+	for _, f := range MediaTypeFiles {
+		names = append(names, Names(t, filepath.Join(root, f.Path), f.Min)...)
+	}
+	return names
 }
 
 // Names reads a file of media type names, one per line, such as
