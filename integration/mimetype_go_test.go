@@ -2,6 +2,7 @@ package integration
 
 import (
 	"mime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,10 +38,8 @@ func goMIMEClasses(ct mapping.ContentType) []string {
 	var classes []string
 	values := map[string]string{}
 	add := func(c string) {
-		for _, have := range classes {
-			if have == c {
-				return
-			}
+		if slices.Contains(classes, c) {
+			return
 		}
 		classes = append(classes, c)
 	}
